@@ -1,0 +1,1 @@
+"""Zashiki: an authoritative room server for six Japanese card games."""

@@ -1,0 +1,139 @@
+"""The game contract every rules engine implements (see shared DESIGN.md).
+
+Engines are pure and deterministic: no I/O, no clock, no asyncio, no global random.
+State is whatever object the engine likes; it only leaves the engine through `view`
+(for a seat) and `dump` (for the store).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+Action = dict[str, Any]
+Event = dict[str, Any]
+View = dict[str, Any]
+
+DIFFICULTIES = ("easy", "normal", "hard")
+
+
+class IllegalAction(ValueError):
+    """A move refused by the rules: `code` is machine-readable, `message` is for people.
+
+    The message never names a hidden card.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Option:
+    """A room option a game offers, with its default and allowed values."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    description: str = ""
+
+    def describe(self) -> dict[str, Any]:
+        """Plain-data description for the API and the browser."""
+        return {
+            "name": self.name,
+            "default": self.default,
+            "choices": list(self.choices),
+            "description": self.description,
+        }
+
+
+class Game:
+    """Base class of a rules engine; subclasses override the contract methods.
+
+    A module under `server/games/` exposes one instance as `GAME`; the registry finds it.
+    """
+
+    id: str = ""
+    title: str = ""
+    min_seats: int = 0
+    max_seats: int = 0
+    options: tuple[Option, ...] = ()
+
+    # -- options ---------------------------------------------------------------------
+    def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults and check values; unknown or bad options raise IllegalAction."""
+        given = dict(options or {})
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(given) - set(known))
+        if unknown:
+            raise IllegalAction("bad_option", f"unknown option(s) for {self.id}: {unknown}")
+        resolved = {}
+        for name, opt in known.items():
+            value = given.get(name, opt.default)
+            if opt.choices and value not in opt.choices:
+                raise IllegalAction(
+                    "bad_option", f"option {name} must be one of {list(opt.choices)}"
+                )
+            resolved[name] = value
+        return resolved
+
+    def describe(self) -> dict[str, Any]:
+        """Plain-data description: id, title, seat counts and options."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "min_seats": self.min_seats,
+            "max_seats": self.max_seats,
+            "options": [o.describe() for o in self.options],
+        }
+
+    # -- the contract ----------------------------------------------------------------
+    def new(self, seats: int, options: dict[str, Any], seed: int) -> Any:
+        """A fresh match for `seats` seats; all randomness comes from `seed`."""
+        raise NotImplementedError
+
+    def actions(self, state: Any, seat: int) -> list[Action]:
+        """The moves `seat` may make now (possibly none)."""
+        raise NotImplementedError
+
+    def apply(self, state: Any, seat: int, action: Action, now: int) -> list[Event]:
+        """Check and apply a move, or raise IllegalAction leaving `state` untouched."""
+        raise NotImplementedError
+
+    def deadline(self, state: Any) -> int | None:
+        """Game time (ms) of the next rule timer, if any."""
+        return None
+
+    def expire(self, state: Any, now: int) -> list[Event]:
+        """Fire the rule timers due at `now`."""
+        return []
+
+    def view(self, state: Any, seat: int | None) -> View:
+        """Everything `seat` may know and nothing more; None is a spectator."""
+        raise NotImplementedError
+
+    def shuffle_unseen(self, state: Any, seat: int | None, rng: Any) -> Any:
+        """A copy with every card `seat` cannot see re-dealt among the places it cannot see."""
+        raise NotImplementedError
+
+    def dump(self, state: Any) -> dict[str, Any]:
+        """Plain msgpack-safe data (dicts, lists, str, int, float, bool, None)."""
+        raise NotImplementedError
+
+    def load(self, data: dict[str, Any]) -> Any:
+        """The state `dump` produced; behaves exactly like the original."""
+        raise NotImplementedError
+
+    def outcome(self, state: Any) -> dict[str, Any] | None:
+        """Standings once the match is over, else None."""
+        raise NotImplementedError
+
+    # -- conveniences with sensible defaults -----------------------------------------
+    def copy(self, state: Any) -> Any:
+        """An independent copy of `state` (engines may override with a faster one)."""
+        return self.load(self.dump(state))
+
+    def seat_count(self, state: Any) -> int:
+        """Number of seats in this match."""
+        return int(self.dump(state)["seats"])

@@ -1,0 +1,158 @@
+"""The conformance checks every registered game must pass (see DESIGN.md, game contract).
+
+`check_match` plays one seeded random match and raises AssertionError on the first
+breach: a listed action that is refused, junk or another seat's move that is accepted or
+that changes the state, non-determinism, a dump/load round trip that changes anything,
+a view that differs once unseen cards are re-dealt, data that is not msgpack-safe, or a
+match that does not end within the bound.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from server.games.contract import Game, IllegalAction
+from server.store import codec
+
+MAX_STEPS = 20_000
+JUNK: list[Any] = [
+    None,
+    0,
+    "grab",
+    [],
+    {},
+    {"type": None},
+    {"type": "no_such_move"},
+    {"type": 7},
+    {"type": "pass", "card": "ZZ9"},
+    {"type": "play", "card": ["S1"]},
+]
+
+
+def plain(value: Any, where: str) -> None:
+    """Assert `value` survives msgpack unchanged (so no tuples, sets or objects)."""
+    assert codec.unpack(codec.pack(value)) == value, f"{where} is not plain msgpack data"
+
+
+def mutations(action: dict[str, Any]) -> list[Any]:
+    """Near-miss variants of a legal action: each field replaced by something wrong."""
+    out: list[Any] = []
+    for key, value in action.items():
+        for bad in (None, "??", -1, 10_000, [value], {"x": value}):
+            if bad != value:
+                out.append({**action, key: bad})
+        out.append({k: v for k, v in action.items() if k != key})
+    return out
+
+
+def seats_to_move(game: Game, state: Any, seats: int) -> dict[int, list[dict[str, Any]]]:
+    """Every seat's legal actions, for the seats that have some."""
+    found = {}
+    for s in range(seats):
+        acts = game.actions(state, s)
+        for a in acts:
+            plain(a, f"action {a!r}")
+        if acts:
+            found[s] = acts
+    return found
+
+
+def check_refusals(
+    game: Game,
+    state: Any,
+    seats: int,
+    legal: dict[int, list[dict[str, Any]]],
+    now: int,
+    rng: random.Random,
+) -> None:
+    """Junk, near misses and other seats' moves raise IllegalAction and change nothing."""
+    before = codec.pack(game.dump(state))
+    candidates: list[Any] = list(JUNK)
+    for acts in legal.values():
+        sample = rng.sample(acts, min(3, len(acts)))
+        candidates.extend(sample)
+        for a in sample:
+            candidates.extend(rng.sample(mutations(a), min(4, len(mutations(a)))))
+    for seat in [*range(seats), seats, -1]:
+        own = legal.get(seat, [])
+        for cand in candidates:
+            if cand in own:
+                continue
+            try:
+                game.apply(state, seat, cand, now)
+            except IllegalAction as exc:
+                assert isinstance(exc.code, str) and exc.code, "IllegalAction needs a code"
+            else:
+                raise AssertionError(f"seat {seat} was allowed {cand!r}, not in its actions")
+            assert codec.pack(game.dump(state)) == before, f"refused {cand!r} changed state"
+
+
+def check_views(game: Game, state: Any, seats: int, rng: random.Random) -> None:
+    """Views are plain data and identical after re-dealing what the viewer cannot see."""
+    before = codec.pack(game.dump(state))
+    for seat in [*range(seats), None]:
+        view = game.view(state, seat)
+        plain(view, f"view of seat {seat}")
+        other = game.shuffle_unseen(state, seat, random.Random(rng.random()))
+        assert game.view(other, seat) == view, (
+            f"view of seat {seat} changes when unseen cards are re-dealt: it shows "
+            "something that seat may not see"
+        )
+    assert codec.pack(game.dump(state)) == before, "view or shuffle_unseen changed the state"
+
+
+def play(
+    game: Game, seats: int, options: dict[str, Any], seed: int, *, checks: bool, roundtrip: bool
+) -> tuple[list[Any], bytes]:
+    """One random match driven by `seed`; returns the event log and the final dump."""
+    driver = random.Random(seed)
+    checker = random.Random(~seed)  # its own stream, so checks never change the match
+    state = game.new(seats, game.resolve_options(options), seed)
+    log: list[Any] = []
+    now = 0
+    for _ in range(MAX_STEPS):
+        if roundtrip:
+            data = game.dump(state)
+            plain(data, "dump")
+            state = game.load(codec.unpack(codec.pack(data)))
+            assert codec.pack(game.dump(state)) == codec.pack(data), "dump(load(d)) != d"
+        if game.outcome(state) is not None:
+            plain(game.outcome(state), "outcome")
+            return log, codec.pack(game.dump(state))
+        legal = seats_to_move(game, state, seats)
+        if checks:
+            check_views(game, state, seats, checker)
+            check_refusals(game, state, seats, legal, now, checker)
+        due = game.deadline(state)
+        if legal and (due is None or driver.random() < 0.97):
+            now += driver.randrange(0, 400)
+            if due is not None and now >= due:
+                log.append(["expire", now, game.expire(state, now)])
+                continue
+            seat = driver.choice(sorted(legal))
+            action = driver.choice(legal[seat])
+            try:
+                events = game.apply(state, seat, action, now)
+            except IllegalAction as exc:
+                raise AssertionError(
+                    f"listed action {action!r} of seat {seat} refused: {exc}"
+                ) from exc
+            plain(events, "events")
+            log.append([seat, action, events])
+        else:
+            assert due is not None, "nobody can move, no timer runs, yet the match is not over"
+            now = max(now, due)
+            events = game.expire(state, now)
+            plain(events, "events")
+            log.append(["expire", now, events])
+    raise AssertionError(f"match did not end within {MAX_STEPS} steps")
+
+
+def check_match(game: Game, seats: int, options: dict[str, Any], seed: int) -> None:
+    """Every conformance check on one seeded random match."""
+    log, final = play(game, seats, options, seed, checks=True, roundtrip=False)
+    again_log, again_final = play(game, seats, options, seed, checks=False, roundtrip=False)
+    assert (again_log, again_final) == (log, final), "same seed and inputs gave another match"
+    rt_log, rt_final = play(game, seats, options, seed, checks=False, roundtrip=True)
+    assert (rt_log, rt_final) == (log, final), "a dump/load round trip changed the match"

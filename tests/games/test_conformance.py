@@ -1,0 +1,60 @@
+"""The conformance suite, run on every registered game (and on a toy game to test it)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from server.games import registry
+from server.games.contract import Game
+from tests.conformance import check_match
+from tests.toy_game import ToyGame
+
+MATCHES = int(os.environ.get("ZASHIKI_CONFORMANCE_MATCHES", "4"))
+
+
+def configurations() -> list[tuple[str, int, int]]:
+    """(game id, seat count, seed) for every registered game and seat count."""
+    return [
+        (game.id, seats, seed)
+        for game in registry.games().values()
+        for seats in range(game.min_seats, game.max_seats + 1)
+        for seed in range(MATCHES)
+    ]
+
+
+@pytest.mark.parametrize(("game_id", "seats", "seed"), configurations())
+def test_registered_game_conforms(game_id: str, seats: int, seed: int) -> None:
+    game = registry.get(game_id)
+    check_match(game, seats, {}, seed)
+
+
+def test_every_registered_game_describes_itself() -> None:
+    assert registry.games(), "no game is registered"
+    for game_id, game in registry.games().items():
+        assert isinstance(game, Game) and game.id == game_id
+        assert 1 <= game.min_seats <= game.max_seats
+        assert game.resolve_options({}) == {o.name: o.default for o in game.options}
+
+
+def test_toy_game_conforms() -> None:
+    for seed in range(5):
+        check_match(ToyGame(), 3, {}, seed)
+
+
+def test_suite_catches_a_view_showing_another_seats_card() -> None:
+    with pytest.raises(AssertionError, match="may not see"):
+        check_match(ToyGame(leak=True), 3, {}, 0)
+
+
+class _LaxToy(ToyGame):
+    """Lets any seat make the seat to move's move: the suite must catch it."""
+
+    def apply(self, state, seat, action, now):  # type: ignore[no-untyped-def]
+        return super().apply(state, state["turn"], action, now)
+
+
+def test_suite_catches_a_move_accepted_out_of_turn() -> None:
+    with pytest.raises(AssertionError):
+        check_match(_LaxToy(), 3, {}, 0)
