@@ -117,8 +117,12 @@ def play(
             plain(data, "dump")
             state = game.load(codec.unpack(codec.pack(data)))
             assert codec.pack(game.dump(state)) == codec.pack(data), "dump(load(d)) != d"
-        if game.outcome(state) is not None:
-            plain(game.outcome(state), "outcome")
+        result = game.outcome(state)
+        if result is not None:
+            plain(result, "outcome")
+            places = result.get("places")
+            assert isinstance(places, list) and len(places) == seats, "outcome needs places"
+            assert all(isinstance(p, int) and 1 <= p <= seats for p in places), places
             return log, codec.pack(game.dump(state))
         legal = seats_to_move(game, state, seats)
         if checks:

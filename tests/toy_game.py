@@ -91,4 +91,6 @@ class ToyGame(Game):
     def outcome(self, state: dict[str, Any]) -> dict[str, Any] | None:
         if any(state["hands"]) or state["table"]:
             return None
-        return {"tricks": list(state["tricks"])}
+        tricks = state["tricks"]
+        return {"tricks": list(tricks), "places": [1 + sum(t > mine for t in tricks)
+                                                   for mine in tricks]}

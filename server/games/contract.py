@@ -126,7 +126,11 @@ class Game:
         raise NotImplementedError
 
     def outcome(self, state: Any) -> dict[str, Any] | None:
-        """Standings once the match is over, else None."""
+        """Standings once the match is over, else None.
+
+        Always holds `"places"`: one int per seat, 1 for the best, equal places shared
+        (a team game gives every member the team's place). Anything else is per game.
+        """
         raise NotImplementedError
 
     # -- conveniences with sensible defaults -----------------------------------------
