@@ -92,5 +92,7 @@ class ToyGame(Game):
         if any(state["hands"]) or state["table"]:
             return None
         tricks = state["tricks"]
-        return {"tricks": list(tricks), "places": [1 + sum(t > mine for t in tricks)
-                                                   for mine in tricks]}
+        return {
+            "tricks": list(tricks),
+            "places": [1 + sum(t > mine for t in tricks) for mine in tricks],
+        }

@@ -18,19 +18,30 @@ from server.games.rng import Rng
 MAX_STEPS = 50_000
 
 
-def situation(game: Game, state: Any, seat: int, difficulty: str, rng: Rng,
-              world_rng: random.Random) -> Situation:
+def situation(
+    game: Game, state: Any, seat: int, difficulty: str, rng: Rng, world_rng: random.Random
+) -> Situation:
     """What `seat` may know now, as a policy sees it."""
     return Situation(
-        game=game, seat=seat, view=game.view(state, seat), legal=game.actions(state, seat),
-        difficulty=difficulty, rng=rng,
+        game=game,
+        seat=seat,
+        view=game.view(state, seat),
+        legal=game.actions(state, seat),
+        difficulty=difficulty,
+        rng=rng,
         sample_world=lambda: game.shuffle_unseen(state, seat, world_rng),
     )
 
 
-def play_match(game: Game, seats: int, policies: list[Policy], difficulties: list[str],
-               seed: int, options: dict[str, Any] | None = None,
-               auto: tuple[str, ...] = ("next",)) -> dict[str, Any]:
+def play_match(
+    game: Game,
+    seats: int,
+    policies: list[Policy],
+    difficulties: list[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    auto: tuple[str, ...] = ("next",),
+) -> dict[str, Any]:
     """One match; returns the game's outcome.
 
     Moves whose type is in `auto` (such as Usunoro's "next round") are made at once by
