@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from server.games import registry
@@ -15,11 +16,28 @@ def cmd_games(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the server until Ctrl-C (or SIGTERM); rooms are saved before it exits."""
+    from server.web.serve import serve
+
+    serve(host=args.host, port=args.port, redis_url=args.redis_url or None)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per job."""
     parser = argparse.ArgumentParser(prog="zashiki", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("games", help="list the games this server hosts").set_defaults(run=cmd_games)
+    serve = sub.add_parser("serve", help="run the server (HTTP API, websocket, browser client)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
+    serve.add_argument(
+        "--redis-url",
+        default=os.environ.get("ZASHIKI_REDIS_URL", ""),
+        help="keep rooms in this Redis (default: $ZASHIKI_REDIS_URL, else in process memory)",
+    )
+    serve.set_defaults(run=cmd_serve)
     return parser
 
 

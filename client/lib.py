@@ -1,0 +1,276 @@
+"""The Python client for a Zashiki server: rooms over HTTP, play over the websocket.
+
+    client = Client("http://127.0.0.1:8000")
+    host = await client.create_room("usunoro")          # one human seat, CPUs fill the rest
+    await client.start(host.code, host.token)
+    async with await client.connect(host.code, [host.token]) as conn:
+        async for view in conn.views():
+            ...                                          # view["seats"][seat]["actions"], ...
+            await conn.move({"type": "grab"})
+
+A `Connection` reconnects by itself when the socket drops and resends every move that was
+not yet acknowledged with its original sequence number; the server answers a repeated
+number again without applying the move twice. Frames are described in server/web/PROTOCOL.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import websockets
+from websockets.asyncio.client import ClientConnection, connect
+
+from server.store import codec
+
+RECONNECT_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0)
+
+
+class ZashikiError(Exception):
+    """An error answered by the server: `code` is stable, `message` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat held in a room: the room code, the seat number and its secret token."""
+
+    code: str
+    seat: int
+    token: str
+
+
+class Client:
+    """The HTTP side: games, rooms and seats. Cheap to create; holds no connection."""
+
+    def __init__(self, base_url: str = "http://127.0.0.1:8000") -> None:
+        self.base_url = base_url.rstrip("/")
+
+    async def games(self) -> list[dict[str, Any]]:
+        """Every game the server hosts, with seat counts and options."""
+        return (await self._call("GET", "/api/games"))["games"]
+
+    async def create_room(
+        self,
+        game: str,
+        *,
+        seats: int | None = None,
+        open_seats: list[int] | None = None,
+        options: dict[str, Any] | None = None,
+        difficulty: str = "normal",
+        public: bool = False,
+    ) -> Seat:
+        """Create a room and take its seat 0 as host; `open_seats` are kept for friends."""
+        body: dict[str, Any] = {"game": game, "difficulty": difficulty, "public": public}
+        if seats is not None:
+            body["seats"] = seats
+        if open_seats is not None:
+            body["open_seats"] = open_seats
+        if options is not None:
+            body["options"] = options
+        answer = await self._call("POST", "/api/rooms", body)
+        return Seat(answer["code"], answer["seat"], answer["token"])
+
+    async def public_rooms(self) -> list[dict[str, Any]]:
+        """Public rooms that still have a seat open."""
+        return (await self._call("GET", "/api/rooms"))["rooms"]
+
+    async def room(self, code: str) -> dict[str, Any]:
+        """A room's public summary: game, seats, whether the match started."""
+        return await self._call("GET", f"/api/rooms/{code}")
+
+    async def take_seat(self, code: str, seat: int | None = None) -> Seat:
+        """Take an open seat (the lowest one if `seat` is None)."""
+        body = {} if seat is None else {"seat": seat}
+        answer = await self._call("POST", f"/api/rooms/{code}/seats", body)
+        return Seat(code, answer["seat"], answer["token"])
+
+    async def start(self, code: str, token: str) -> dict[str, Any]:
+        """Start the match (host only); still-open seats become CPUs."""
+        return await self._call("POST", f"/api/rooms/{code}/start", {"token": token})
+
+    async def connect(self, code: str, tokens: list[str] | None = None) -> Connection:
+        """Open a play connection holding `tokens` (none: spectator, two: same device)."""
+        ws_url = "ws" + self.base_url.removeprefix("http") + f"/ws?room={code}"
+        conn = Connection(ws_url, list(tokens or []))
+        await conn.open()
+        return conn
+
+    async def _call(self, method: str, path: str, body: Any = None) -> Any:
+        return await asyncio.to_thread(self._call_blocking, method, path, body)
+
+    def _call_blocking(self, method: str, path: str, body: Any) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base_url + path, data=data, method=method)
+        request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=30) as response:
+                return json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            try:
+                answer = json.loads(exc.read())
+            except ValueError:
+                answer = {"code": f"http_{exc.code}", "message": exc.reason}
+            raise ZashikiError(answer["code"], answer["message"]) from None
+
+
+class Connection:
+    """One websocket to one room; see the module docstring for reconnect and resend."""
+
+    def __init__(self, url: str, tokens: list[str]) -> None:
+        self.url = url
+        self.tokens = tokens
+        self.seats: list[int] = []
+        self.view: dict[str, Any] | None = None
+        self.reconnects = 0
+        self.errors: list[dict[str, Any]] = []  # error frames not answering a pending move
+        self._ws: ClientConnection | None = None
+        self._views: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self._pending: dict[tuple[int, int], tuple[bytes, asyncio.Future[dict[str, Any]]]] = {}
+        self._next_seq: dict[int, int] = {}
+        self._welcome: asyncio.Future[dict[str, Any]] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._closing = False
+
+    async def open(self) -> None:
+        """Connect and authenticate; raises ZashikiError if the server refuses."""
+        await self._handshake()
+        self._reader = asyncio.create_task(self._read_forever())
+
+    async def __aenter__(self) -> Connection:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def move(
+        self, action: dict[str, Any], seat: int | None = None, seq: int | None = None
+    ) -> dict[str, Any]:
+        """Send a move and wait for its acknowledgement (the move is saved by then).
+
+        `seat` defaults to this connection's first seat and `seq` to the next number for
+        that seat; an error frame for the move raises ZashikiError.
+        """
+        seat = self.seats[0] if seat is None else seat
+        if seq is None:
+            seq = self._next_seq.get(seat, 1)
+        self._next_seq[seat] = max(self._next_seq.get(seat, 1), seq + 1)
+        frame = codec.pack({"t": "move", "seat": seat, "seq": seq, "action": action})
+        done: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[(seat, seq)] = (frame, done)
+        await self._send(frame)
+        return await done
+
+    async def send(self, frame: dict[str, Any]) -> None:
+        """Send any other frame (shown, visible, pause, resume, ping) as is."""
+        await self._send(codec.pack(frame))
+
+    async def next_view(self, timeout: float | None = 10.0) -> dict[str, Any]:
+        """The next view frame the server sends; raises ConnectionError once closed."""
+        view = await asyncio.wait_for(self._views.get(), timeout)
+        if view is None:
+            self._views.put_nowait(None)
+            raise ConnectionError("connection closed")
+        return view
+
+    async def views(self) -> AsyncIterator[dict[str, Any]]:
+        """Every view frame, in order, until the connection is closed."""
+        while True:
+            try:
+                yield await self.next_view(timeout=None)
+            except ConnectionError:
+                return
+
+    async def drop(self) -> None:
+        """Cut the socket without a closing handshake, as a network failure would."""
+        if self._ws is not None:
+            self._ws.transport.abort()
+
+    async def close(self) -> None:
+        """Close for good; pending moves fail with ConnectionError."""
+        self._closing = True
+        if self._ws is not None:
+            await self._ws.close()
+        if self._reader is not None:
+            await self._reader
+        self._fail_pending(ConnectionError("connection closed"))
+
+    async def _handshake(self) -> None:
+        self._ws = await connect(self.url, compression=None, max_size=2**22)
+        await self._ws.send(codec.pack({"t": "hello", "tokens": self.tokens}))
+        first = codec.unpack(await self._ws.recv())
+        if first.get("t") == "error":
+            await self._ws.close()
+            raise ZashikiError(first["code"], first["message"])
+        self.seats = list(first["seats"])
+        for seat, last in first.get("last_seq", {}).items():
+            self._next_seq[int(seat)] = max(self._next_seq.get(int(seat), 1), last + 1)
+
+    async def _send(self, frame: bytes) -> None:
+        # A send on a dropped socket is not an error: the reader reconnects and resends.
+        if self._ws is not None:
+            try:
+                await self._ws.send(frame)
+            except websockets.ConnectionClosed:
+                pass
+
+    async def _read_forever(self) -> None:
+        while True:
+            try:
+                assert self._ws is not None
+                async for data in self._ws:
+                    self._dispatch(codec.unpack(data))
+            except websockets.ConnectionClosed:
+                pass
+            if self._closing or not await self._reconnect():
+                break
+        self._views.put_nowait(None)
+        self._fail_pending(ConnectionError("connection lost"))
+
+    async def _reconnect(self) -> bool:
+        for delay in RECONNECT_DELAYS:
+            await asyncio.sleep(delay)
+            try:
+                await self._handshake()
+            except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
+                continue
+            except ZashikiError:
+                return False
+            self.reconnects += 1
+            for frame, _ in list(self._pending.values()):
+                await self._send(frame)
+            return True
+        return False
+
+    def _dispatch(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("t")
+        if kind == "view":
+            self.view = frame
+            self._views.put_nowait(frame)
+        elif kind in ("ack", "error"):
+            key = (frame.get("seat"), frame.get("seq"))
+            entry = self._pending.pop(key, None)  # type: ignore[arg-type]
+            if entry is None or entry[1].done():
+                if kind == "error":
+                    self.errors.append(frame)
+                return
+            done = entry[1]
+            if kind == "ack":
+                done.set_result(frame)
+            else:
+                done.set_exception(ZashikiError(frame["code"], frame["message"]))
+
+    def _fail_pending(self, exc: Exception) -> None:
+        for _, done in self._pending.values():
+            if not done.done():
+                done.set_exception(exc)
+        self._pending.clear()

@@ -1,0 +1,109 @@
+"""Websocket frames: checking what clients send, building what the server sends.
+
+Every frame is one msgpack map with a type field `t` (see PROTOCOL.md). Parsing is pure
+so it can be tested without a socket; nothing here touches the room.
+
+>>> parse(encode({"t": "move", "seat": 1, "seq": 4, "action": {"type": "grab"}}), 4096)
+{'t': 'move', 'seat': 1, 'seq': 4, 'action': {'type': 'grab'}}
+>>> parse(b"\\xc1", 4096)
+Traceback (most recent call last):
+...
+server.web.frames.FrameError: bad_frame: a frame must be one msgpack map
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server.store import codec
+
+# Error codes the endpoint itself produces (the room adds its own, e.g. illegal_action).
+BAD_FRAME = "bad_frame"
+TOO_LARGE = "too_large"
+RATE_LIMITED = "rate_limited"
+NOT_YOUR_SEAT = "not_your_seat"
+BAD_TOKEN = "bad_token"
+ROOM_NOT_FOUND = "room_not_found"
+TOO_MANY_CONNECTIONS = "too_many_connections"
+NOT_READY = "not_ready"
+SPECTATOR = "spectator"
+
+
+class Close:
+    """Named websocket close codes (4000-4999 are ours; the rest are RFC 6455)."""
+
+    NORMAL = 1000
+    TOO_BIG = 1009  # sent by the transport when a frame exceeds its hard cap
+    SERVICE_RESTART = 1012  # sent by uvicorn when the server shuts down
+    BAD_HELLO = 4000
+    BAD_TOKEN = 4001
+    ROOM_NOT_FOUND = 4004
+    HELLO_TIMEOUT = 4008
+    TOO_MANY_CONNECTIONS = 4009
+
+
+class FrameError(Exception):
+    """A client frame refused before it reaches the room; nothing has changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+# Required fields per client frame type, with the Python type each must have.
+_FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
+    "hello": {"tokens": list},
+    "move": {"seat": int, "seq": int, "action": dict},
+    "shown": {},
+    "visible": {"visible": bool},
+    "pause": {},
+    "resume": {},
+    "ping": {},
+}
+MAX_TOKENS = 2  # same-device play: one connection may hold two seats
+MAX_SEQ = 2**62
+
+
+def parse(data: bytes | str, max_frame: int) -> dict[str, Any]:
+    """Check one client frame and return it as a dict, or raise FrameError."""
+    if isinstance(data, str):
+        raise FrameError(BAD_FRAME, "text frames are not accepted: send binary msgpack")
+    if len(data) > max_frame:
+        raise FrameError(TOO_LARGE, f"frames are limited to {max_frame} bytes")
+    try:
+        frame = codec.unpack(data)
+    except codec.DecodeError:
+        raise FrameError(BAD_FRAME, "a frame must be one msgpack map") from None
+    if not isinstance(frame, dict):
+        raise FrameError(BAD_FRAME, "a frame must be one msgpack map")
+    kind = frame.get("t")
+    fields = _FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise FrameError(BAD_FRAME, f"unknown frame type; expected one of {sorted(_FIELDS)}")
+    for name, want in fields.items():
+        value = frame.get(name)
+        # bool is an int in Python; a seat or seq of True is still malformed.
+        if not isinstance(value, want) or (want is int and isinstance(value, bool)):
+            raise FrameError(BAD_FRAME, f"{kind}: field {name!r} must be {_name(want)}")
+    if kind == "move" and not (0 <= frame["seq"] < MAX_SEQ and frame["seat"] >= 0):
+        raise FrameError(BAD_FRAME, "move: seat and seq must be non-negative")
+    if kind == "hello":
+        tokens = frame["tokens"]
+        if len(tokens) > MAX_TOKENS or not all(isinstance(t, str) for t in tokens):
+            raise FrameError(BAD_FRAME, f"hello: tokens must be at most {MAX_TOKENS} strings")
+    return frame
+
+
+def _name(want: type | tuple[type, ...]) -> str:
+    return want.__name__ if isinstance(want, type) else " or ".join(t.__name__ for t in want)
+
+
+def encode(frame: dict[str, Any]) -> bytes:
+    """One server frame as bytes."""
+    return codec.pack(frame)
+
+
+def error(code: str, message: str, **context: Any) -> bytes:
+    """An error frame; `context` carries e.g. the seat and seq of the refused move."""
+    return codec.pack({"t": "error", "code": code, "message": message, **context})

@@ -1,0 +1,82 @@
+"""Server figures for `/metrics`, in the Prometheus text format.
+
+Counters only grow; `moves_per_second` is a convenience gauge over a sliding window so a
+person reading the page needs no Prometheus to see the current rate.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import Counter, deque
+
+# Upper bounds (seconds) of the move-latency histogram buckets.
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+RATE_WINDOW_S = 10.0
+
+
+class Histogram:
+    """A cumulative Prometheus histogram with fixed buckets."""
+
+    def __init__(self, buckets: tuple[float, ...] = BUCKETS) -> None:
+        self.buckets = buckets
+        self.counts = [0] * (len(buckets) + 1)
+        self.total = 0.0
+
+    def observe(self, value: float) -> None:
+        """Record one observation."""
+        self.counts[bisect.bisect_left(self.buckets, value)] += 1
+        self.total += value
+
+    def lines(self, name: str) -> list[str]:
+        """Prometheus lines for this histogram under `name`."""
+        out, running = [], 0
+        for bound, n in zip((*self.buckets, float("inf")), self.counts, strict=True):
+            running += n
+            le = "+Inf" if bound == float("inf") else repr(bound)
+            out.append(f'{name}_bucket{{le="{le}"}} {running}')
+        out.append(f"{name}_sum {self.total:.6f}")
+        out.append(f"{name}_count {running}")
+        return out
+
+
+class Metrics:
+    """What the web layer counts; the room manager reports rooms and save latency."""
+
+    def __init__(self) -> None:
+        self.connections = 0
+        self.moves = 0
+        self.move_latency = Histogram()
+        self.errors: Counter[str] = Counter()
+        self._recent: deque[float] = deque()
+
+    def move_done(self, now: float, latency_s: float) -> None:
+        """An acknowledged move: `latency_s` from receiving it to acknowledging it."""
+        self.moves += 1
+        self.move_latency.observe(latency_s)
+        self._recent.append(now)
+
+    def moves_per_second(self, now: float) -> float:
+        """Acknowledged moves per second over the last RATE_WINDOW_S seconds."""
+        while self._recent and self._recent[0] < now - RATE_WINDOW_S:
+            self._recent.popleft()
+        return len(self._recent) / RATE_WINDOW_S
+
+    def render(self, now: float, rooms_live: int, saves: Histogram | None) -> str:
+        """The whole `/metrics` page."""
+        lines = [
+            "# TYPE zashiki_rooms_live gauge",
+            f"zashiki_rooms_live {rooms_live}",
+            "# TYPE zashiki_connections gauge",
+            f"zashiki_connections {self.connections}",
+            "# TYPE zashiki_moves_total counter",
+            f"zashiki_moves_total {self.moves}",
+            "# TYPE zashiki_moves_per_second gauge",
+            f"zashiki_moves_per_second {self.moves_per_second(now):.1f}",
+            "# TYPE zashiki_move_ack_seconds histogram",
+            *self.move_latency.lines("zashiki_move_ack_seconds"),
+            "# TYPE zashiki_errors_total counter",
+            *(f'zashiki_errors_total{{code="{c}"}} {n}' for c, n in sorted(self.errors.items())),
+        ]
+        if saves is not None:
+            lines += ["# TYPE zashiki_save_seconds histogram", *saves.lines("zashiki_save_seconds")]
+        return "\n".join(lines) + "\n"
