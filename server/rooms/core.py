@@ -1,0 +1,320 @@
+"""A room's state machine, without asyncio: seats, the match, game time, CPU plans.
+
+The actor in `room.py` feeds it inputs with the current wall time (ms) and saves what
+`dump()` returns. Game time runs only while the actor says the room runs
+(`set_running`); CPU decisions are kept as due game times, so a dump carries the exact
+remaining waits. Every engine input is appended to `log` (drained by the actor into the
+store's move log), which `replay.py` can play back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from server.bots.contract import Policy, Situation
+from server.games.contract import Action, Event, Game, IllegalAction
+from server.games.rng import Rng
+from server.rooms.errors import RoomError
+from server.rooms.seats import Seat
+
+# Engine events after which every CPU decides afresh: a new hand is on the table, or
+# the race began (the follow-up clock starts when the first grab becomes visible).
+REPLAN_EVENTS = frozenset({"hand_shown", "first_grab"})
+# Engine events after which the clock waits until humans have seen the board.
+GATE_EVENTS = frozenset({"hand_shown"})
+
+
+@dataclass
+class RoomSettings:
+    """What the host chose; fixed for the room's life."""
+
+    game_id: str
+    options: dict[str, Any]
+    seed: int
+    host: int
+    public: bool = False
+    name: str = ""
+    difficulty: str = "normal"
+    cover_after_ms: int | None = None
+
+    def dump(self) -> dict[str, Any]:
+        """Plain data for the saved room."""
+        return dict(self.__dict__)
+
+
+@dataclass
+class Pending:
+    """A CPU seat's plan: `action` at game time `due` (None: nothing to do), decided on `basis`."""
+
+    action: Action | None
+    due: int | None
+    basis: list[Action]
+
+
+class RoomCore:
+    """One room: lobby, then a match of `game` with CPUs driven by `policy`."""
+
+    def __init__(self, settings: RoomSettings, seats: list[Seat], game: Game, policy: Policy):
+        self.settings = settings
+        self.seats = seats
+        self.game = game
+        self.policy = policy
+        self.version = 1
+        self.status = "lobby"
+        self.state: Any = None
+        self.paused = False
+        self.game_ms = 0.0
+        self.run_since: float | None = None
+        self.pending: dict[int, Pending] = {}
+        self.rngs = [Rng.from_seed(settings.seed * 131 + s + 7).state for s in range(len(seats))]
+        self.seqs: dict[int, list[Any]] = {}
+        self.created = 0.0
+        self.last_move = 0.0
+        self.log: list[dict[str, Any]] = []
+        self.events: list[Event] = []
+        self.gate_wanted = False
+
+    # -- game time --------------------------------------------------------------------
+    def now(self, wall: float) -> int:
+        """Game time (ms) at wall time `wall`."""
+        if self.run_since is None:
+            return int(self.game_ms + 1e-6)
+        # The epsilon keeps a timer set for exactly `due` from reading due - 1 after rounding.
+        return int(self.game_ms + (wall - self.run_since) + 1e-6)
+
+    def set_running(self, running: bool, wall: float) -> bool:
+        """Start or stop game time; True if that changed anything."""
+        if running == (self.run_since is not None):
+            return False
+        if running:
+            self.run_since = wall
+        else:
+            self.game_ms += wall - (self.run_since or wall)
+            self.run_since = None
+        return True
+
+    def next_due(self) -> int | None:
+        """Game time of the next rule timer or CPU move, if any."""
+        if self.status != "playing":
+            return None
+        dues = [p.due for p in self.pending.values() if p.due is not None]
+        deadline = self.game.deadline(self.state)
+        if deadline is not None:
+            dues.append(deadline)
+        return min(dues) if dues else None
+
+    # -- lobby ------------------------------------------------------------------------
+    def seat_of(self, token_hash: str) -> int | None:
+        """The human seat holding this token digest."""
+        for i, seat in enumerate(self.seats):
+            if seat.kind == "human" and seat.token_hash == token_hash:
+                return i
+        return None
+
+    def take_seat(self, seat: int | None, name: str, token_hash: str) -> int:
+        """Give an open seat to a new human."""
+        if self.status != "lobby":
+            raise RoomError("already_started", "the match has started; seats are closed")
+        open_seats = [i for i, s in enumerate(self.seats) if s.kind == "open"]
+        if seat is None:
+            if not open_seats:
+                raise RoomError("room_full", "no seat is open")
+            seat = open_seats[0]
+        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
+            raise RoomError("bad_seat", "no such seat")
+        if seat not in open_seats:
+            raise RoomError("room_full", f"seat {seat} is not open")
+        self.seats[seat] = Seat("human", name, token_hash, self.settings.difficulty)
+        return seat
+
+    def start(self, token_hash: str, wall: float) -> None:
+        """Start the match (host only); open seats become CPUs."""
+        if self.seat_of(token_hash) != self.settings.host:
+            raise RoomError("not_host", "only the host can start the match")
+        if self.status != "lobby":
+            raise RoomError("already_started", "the match has already started")
+        for seat in self.seats:
+            if seat.kind == "open":
+                seat.kind = "cpu"
+        n, options, seed = len(self.seats), self.settings.options, self.settings.seed
+        self.state = self.game.new(n, options, seed)
+        self.status = "playing"
+        self.log.append({"k": "start", "n": n, "options": options, "seed": seed})
+        self.events.append({"type": "match_started"})
+        self.gate_wanted = True
+        self._plan(self.now(wall), replan=True)
+
+    # -- play -------------------------------------------------------------------------
+    def move(self, seat: int, seq: int, action: Action, wall: float) -> tuple[dict[str, Any], bool]:
+        """A human move; returns (result, applied). A repeated `seq` returns the old result."""
+        last = self.seqs.get(seat)
+        if last is not None and seq <= last[0]:
+            if seq == last[0]:
+                return last[1], False
+            raise RoomError("stale_seq", f"move {seq} is older than move {last[0]}")
+        if self.status != "playing":
+            code = "match_over" if self.status == "over" else "not_started"
+            raise RoomError(code, "no match is being played")
+        if self.paused:
+            raise RoomError("paused", "the game is paused")
+        t = self.now(wall)
+        try:
+            events = self.game.apply(self.state, seat, action, t)
+        except IllegalAction as exc:
+            raise RoomError("illegal_action", exc.message) from None
+        self.log.append({"k": "m", "s": seat, "a": action, "t": t})
+        result = {"ok": True, "seq": seq, "version": self.version + 1, "events": events}
+        self.seqs[seat] = [seq, result]
+        self._after_change(events, t)
+        return result, True
+
+    def fire_due(self, wall: float) -> bool:
+        """Fire every rule timer and CPU move due by now, in time order; True if any fired.
+
+        Rule timers go before CPU moves due at the same time; CPU moves due together go
+        in the deal's tie order. Each CPU move is checked again against the seat's legal
+        moves when it fires.
+        """
+        fired = False
+        while self.status == "playing":
+            limit = self.now(wall)
+            deadline = self.game.deadline(self.state)
+            rank = self._tie_rank()
+            due = sorted(
+                (p.due, rank.get(s, s), s)
+                for s, p in self.pending.items()
+                if p.due is not None and p.due <= limit
+            )
+            if deadline is not None and deadline <= limit and (not due or deadline <= due[0][0]):
+                events = self.game.expire(self.state, deadline)
+                self.log.append({"k": "x", "t": deadline})
+                self._after_change(events, deadline)
+            elif due:
+                at, _, seat = due[0]
+                plan = self.pending.pop(seat)
+                events = []
+                if plan.action in self.game.actions(self.state, seat):
+                    events = self.game.apply(self.state, seat, plan.action, at)
+                    self.log.append({"k": "m", "s": seat, "a": plan.action, "t": at})
+                self._after_change(events, at)
+            else:
+                break
+            fired = True
+        return fired
+
+    def set_covered(self, seat: int, covered: bool, wall: float) -> bool:
+        """A CPU starts or stops playing for an away human; True if that changed."""
+        if self.seats[seat].kind != "human" or self.seats[seat].covered == covered:
+            return False
+        self.seats[seat].covered = covered
+        self.pending.pop(seat, None)
+        if self.status == "playing":
+            self._plan(self.now(wall), replan=False)
+        return True
+
+    def _after_change(self, events: list[Event], t: int) -> None:
+        self.events.extend(events)
+        kinds = {e.get("type") for e in events}
+        if kinds & GATE_EVENTS:
+            self.gate_wanted = True
+        if self.game.outcome(self.state) is not None:
+            self.status = "over"
+            self.pending.clear()
+            return
+        self._plan(t, replan=bool(kinds & REPLAN_EVENTS))
+
+    def _tie_rank(self) -> dict[int, int]:
+        order = getattr(self.game, "tie_order", None)
+        seats = order(self.state) if callable(order) else range(len(self.seats))
+        return {seat: i for i, seat in enumerate(seats)}
+
+    def _plan(self, t: int, replan: bool) -> None:
+        """Ask each CPU-played seat whose legal moves changed (or all, on `replan`)."""
+        for s, seat in enumerate(self.seats):
+            if seat.kind != "cpu" and not seat.covered:
+                continue
+            legal = self.game.actions(self.state, s)
+            plan = self.pending.get(s)
+            if plan is not None and not replan and plan.basis == legal:
+                continue
+            self.pending[s] = self._decide(s, legal, t)
+
+    def _decide(self, s: int, legal: list[Action], t: int) -> Pending:
+        if not legal:
+            return Pending(None, None, legal)
+        rng = Rng(self.rngs[s])
+        state, game = self.state, self.game
+        situation = Situation(
+            game=game,
+            seat=s,
+            view=game.view(state, s),
+            legal=legal,
+            difficulty=self.seats[s].difficulty,
+            rng=rng,
+            sample_world=lambda: game.shuffle_unseen(state, s, rng),
+        )
+        decision = self.policy.decide(situation)
+        self.rngs[s] = rng.state
+        if decision is None:
+            return Pending(None, None, legal)
+        return Pending(decision.action, t + max(0, int(decision.delay_ms)), legal)
+
+    # -- persistence ------------------------------------------------------------------
+    def dump(self, wall: float) -> dict[str, Any]:
+        """The whole room as plain data (game time banked up to `wall`)."""
+        return {
+            "settings": self.settings.dump(),
+            "seats": [s.dump() for s in self.seats],
+            "status": self.status,
+            "state": None if self.state is None else self.game.dump(self.state),
+            "paused": self.paused,
+            "game_ms": self.now(wall),
+            "cpu": [[s, p.action, p.due] for s, p in sorted(self.pending.items())],
+            "rngs": list(self.rngs),
+            "seqs": [[s, v[0], v[1]] for s, v in sorted(self.seqs.items())],
+            "created": self.created,
+            "last_move": self.last_move,
+        }
+
+    @classmethod
+    def load(cls, data: dict[str, Any], version: int, game: Game, policy: Policy) -> RoomCore:
+        """The room `dump` produced, stopped (its clock starts when the actor says so)."""
+        core = cls(
+            RoomSettings(**data["settings"]), [Seat.load(s) for s in data["seats"]], game, policy
+        )
+        core.version = version
+        core.status = data["status"]
+        core.state = None if data["state"] is None else game.load(data["state"])
+        core.paused = data["paused"]
+        core.game_ms = float(data["game_ms"])
+        core.rngs = list(data["rngs"])
+        core.seqs = {s: [seq, result] for s, seq, result in data["seqs"]}
+        core.created = data["created"]
+        core.last_move = data["last_move"]
+        for s, action, due in data["cpu"]:
+            core.pending[s] = Pending(action, due, game.actions(core.state, s))
+        return core
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts: game, name, status, seats, host; nothing secret."""
+        seats = [s.dump() for s in self.seats]
+        return summary_of(self.settings.dump(), seats, self.status, self.version)
+
+
+def summary_of(
+    settings: dict[str, Any], seats: list[dict[str, Any]], status: str, version: int
+) -> dict[str, Any]:
+    """The public summary of a room from its dumped settings and seats."""
+    return {
+        "game": settings["game_id"],
+        "name": settings["name"],
+        "public": settings["public"],
+        "host": settings["host"],
+        "difficulty": settings["difficulty"],
+        "options": settings["options"],
+        "status": status,
+        "version": version,
+        "seats": [{"kind": s["kind"], "name": s["name"], "covered": s["covered"]} for s in seats],
+        "open_seats": sum(1 for s in seats if s["kind"] == "open"),
+    }

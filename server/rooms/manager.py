@@ -1,0 +1,316 @@
+"""The room manager: the one object the web layer drives.
+
+It creates rooms, loads them from the store on demand (when this process can take the
+room's lease), runs one `Room` actor per live room, renews leases, and unloads rooms
+nobody is attached to. Every method raises `RoomError` (stable `code`) on refusal.
+
+Typical use by the web layer::
+
+    manager = RoomManager(store, RealClock(), instance_id="web-1")
+    await manager.start()
+    code, seat, token = await manager.create_room("usunoro", {}, ["host", "cpu", "cpu", "cpu"])
+    att = await manager.attach(code, [token], listener)   # listener(message) gets views
+    await manager.start_match(code, token)
+    result = await att.move(seat, 1, {"type": "grab"})     # after the save
+    att.detach()
+    await manager.aclose()
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from typing import Any
+
+from server.bots.contract import Policy
+from server.bots.registry import policy_for
+from server.games import registry
+from server.games.contract import DIFFICULTIES, Game, IllegalAction
+from server.rooms.clock import Clock, TimerHandle
+from server.rooms.errors import RoomError
+from server.rooms.room import Attachment, Listener, Room, RoomSettings, summary_of_blob
+from server.rooms.seats import Seat, hash_token, new_code, new_token, normalize_code
+from server.store.store import RoomExists, Store
+
+__all__ = ["Attachment", "Listener", "RoomManager"]
+
+LEASE_MS = 30_000
+UNLOAD_AFTER_MS = 5 * 60_000
+
+
+class RoomManager:
+    """Owns the live rooms of this process.
+
+    `store` persists rooms, `clock` drives game time and timers (RealClock in production,
+    VirtualClock in tests), `instance_id` names this process in room leases. `games` adds
+    games beyond the registry and `policies` overrides the CPU policy per game id (tests);
+    otherwise `registry.get(game_id)` and `policy_for(game_id)` are used.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        instance_id: str,
+        lease_ms: int = LEASE_MS,
+        unload_after_ms: int = UNLOAD_AFTER_MS,
+        policies: dict[str, Policy] | None = None,
+        games: dict[str, Game] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.instance_id = instance_id
+        self.lease_ms = lease_ms
+        self.unload_after_ms = unload_after_ms
+        self._policies = dict(policies or {})
+        self._games = dict(games or {})
+        self._rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Future[Room]] = {}
+        self._housekeeping: TimerHandle | None = None
+        self._closed = False
+        # Counters of rooms already unloaded, so stats() totals never go down.
+        self._retired = {"moves": 0.0, "saves": 0.0, "save_seconds": 0.0}
+
+    # -- life cycle --------------------------------------------------------------------
+    async def start(self) -> None:
+        """Start background work (lease renewal, unloading idle rooms)."""
+        self._schedule_housekeeping()
+
+    async def aclose(self) -> None:
+        """Finish queued inputs, stop every room and give up its lease."""
+        self._closed = True
+        if self._housekeeping is not None:
+            self._housekeeping.cancel()
+        for code in list(self._rooms):
+            await self._unload(code, "server_shutdown")
+
+    # -- rooms -------------------------------------------------------------------------
+    async def create_room(
+        self,
+        game_id: str,
+        options: dict[str, Any] | None,
+        seats: list[str],
+        difficulty: str = "normal",
+        public: bool = False,
+        name: str = "",
+        *,
+        host_name: str = "",
+        cover_after_ms: int | None = None,
+        seed: int | None = None,
+    ) -> tuple[str, int, str]:
+        """Create a room in the lobby; returns (code, host seat, host token).
+
+        `seats` gives one entry per seat: "host" (exactly one: the creator's seat),
+        "open" (for a friend to take) or "cpu". `difficulty` applies to every CPU.
+        `public` lists the room while it has open seats. `cover_after_ms` (None: off)
+        lets a CPU play for a human who has been away that long, until they return.
+        `seed` fixes the deal (tests); by default it is random.
+        """
+        game = self._game(game_id)
+        try:
+            resolved = game.resolve_options(options)
+        except IllegalAction as exc:
+            raise RoomError("bad_option", exc.message) from None
+        if not game.min_seats <= len(seats) <= game.max_seats:
+            raise RoomError(
+                "bad_seat", f"{game_id} takes {game.min_seats} to {game.max_seats} seats"
+            )
+        if seats.count("host") != 1 or not set(seats) <= {"host", "open", "cpu"}:
+            raise RoomError("bad_seat", 'seats must be "host", "open" or "cpu", one "host"')
+        if difficulty not in DIFFICULTIES:
+            raise RoomError("bad_option", f"difficulty must be one of {list(DIFFICULTIES)}")
+        token = new_token()
+        seat_list = []
+        for kind in seats:
+            if kind == "host":
+                seat_list.append(Seat("human", host_name, hash_token(token), difficulty))
+            else:
+                seat_list.append(Seat(kind, "", "", difficulty))
+        host = seats.index("host")
+        settings = RoomSettings(
+            game_id=game_id,
+            options=resolved,
+            seed=secrets.randbits(62) if seed is None else seed,
+            host=host,
+            public=bool(public),
+            name=str(name)[:80],
+            difficulty=difficulty,
+            cover_after_ms=cover_after_ms,
+        )
+        for _ in range(20):
+            code = new_code()
+            room = Room.create(code, settings, seat_list, self._room_deps(game_id))
+            try:
+                await self.store.create(code, room.blob())
+            except RoomExists:
+                continue
+            await self.store.acquire_lease(code, self.instance_id, self.lease_ms)
+            self._rooms[code] = room
+            room.start()
+            await room.publish_listing()
+            return code, host, token
+        raise RoomError("busy", "could not find a free room code")
+
+    async def take_seat(self, code: str, seat: int | None, name: str = "") -> tuple[int, str]:
+        """Take an open seat (`None`: the first open one); returns (seat, token)."""
+        room = await self._room(code)
+        token = new_token()
+        taken = await room.call("take_seat", seat, str(name)[:40], hash_token(token))
+        return taken, token
+
+    async def start_match(self, code: str, token: str) -> None:
+        """Start the match (host only): every still-open seat becomes a CPU."""
+        room = await self._room(code)
+        await room.call("start", hash_token(token))
+
+    async def room_summary(self, code: str) -> dict[str, Any]:
+        """Public facts about a room: game, name, status, seats (without tokens), host."""
+        code = normalize_code(code)
+        room = self._rooms.get(code)
+        if room is not None:
+            return room.summary()
+        stored = await self.store.load(code)
+        if stored is None:
+            raise RoomError("room_not_found", f"no room {code}")
+        return {"code": code, **summary_of_blob(stored.blob, stored.version)}
+
+    async def public_rooms(self) -> list[dict[str, Any]]:
+        """Summaries of the public rooms that are waiting for players."""
+        return await self.store.public_rooms()
+
+    async def attach(self, code: str, tokens: list[str], listener: Listener) -> Attachment:
+        """Connect a listener to a room, holding the seats of `tokens`.
+
+        No tokens: a spectator. Two tokens: same-device play (one combined view).
+        `listener(message)` is called synchronously with the current view at once and
+        then after every saved change: {"t": "view", "version", "seats", "you", "view",
+        "views", "legal", "events", "room"}; see `Room.message_for`. When the room
+        stops here it gets {"t": "closed", "code", "message"}. Raises RoomError
+        (room_not_found, bad_token, room_elsewhere).
+        """
+        room = await self._room(code)
+        return await room.call("attach", [hash_token(t) for t in tokens], listener)
+
+    # -- introspection -------------------------------------------------------------------
+    def stats(self) -> dict[str, float]:
+        """Counters for /metrics: live rooms, attachments, moves and saves done, save time."""
+        rooms = list(self._rooms.values())
+        return {
+            "rooms_live": len(rooms),
+            "attachments": sum(len(r.attachments) for r in rooms),
+            "moves": sum(r.moves for r in rooms) + self._retired["moves"],
+            "saves": sum(r.saves for r in rooms) + self._retired["saves"],
+            "save_seconds": sum(r.save_seconds for r in rooms) + self._retired["save_seconds"],
+        }
+
+    def live_codes(self) -> list[str]:
+        """Codes of the rooms this process runs now."""
+        return sorted(self._rooms)
+
+    async def settled(self) -> None:
+        """Wait until every live room has handled all its queued inputs (tests)."""
+        for room in list(self._rooms.values()):
+            await room.settled()
+
+    async def unload(self, code: str) -> None:
+        """Stop running a room here (it stays in the store); tests use it to simulate a crash."""
+        await self._unload(normalize_code(code), "unloaded")
+
+    # -- internals -------------------------------------------------------------------------
+    def _game(self, game_id: str) -> Game:
+        game = self._games.get(game_id)
+        if game is not None:
+            return game
+        try:
+            return registry.get(game_id)
+        except KeyError:
+            raise RoomError("bad_game", f"no game called {game_id!r}") from None
+
+    def _room_deps(self, game_id: str) -> dict[str, Any]:
+        return {
+            "game": self._game(game_id),
+            "store": self.store,
+            "clock": self.clock,
+            "policy": self._policies.get(game_id) or policy_for(game_id),
+            "on_lost": self._on_lost,
+            "wall": time.time,
+        }
+
+    async def _room(self, code: str) -> Room:
+        """The live room, loading it from the store if needed."""
+        if self._closed:
+            raise RoomError("server_shutdown", "the server is shutting down")
+        code = normalize_code(code)
+        room = self._rooms.get(code)
+        if room is not None:
+            return room
+        loading = self._loading.get(code)
+        if loading is not None:
+            return await asyncio.shield(loading)
+        future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
+        self._loading[code] = future
+        try:
+            room = await self._load(code)
+            future.set_result(room)
+            return room
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # marked retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            del self._loading[code]
+
+    async def _load(self, code: str) -> Room:
+        if not await self.store.acquire_lease(code, self.instance_id, self.lease_ms):
+            raise RoomError("room_elsewhere", f"room {code} is run by another server")
+        stored = await self.store.load(code)
+        if stored is None:
+            await self.store.release_lease(code, self.instance_id)
+            raise RoomError("room_not_found", f"no room {code}")
+        room = Room.from_blob(code, stored.version, stored.blob, self._room_deps_for(stored.blob))
+        self._rooms[code] = room
+        room.start()
+        return room
+
+    def _room_deps_for(self, blob: bytes) -> dict[str, Any]:
+        return self._room_deps(summary_of_blob(blob, 0)["game"])
+
+    def _on_lost(self, room: Room) -> None:
+        """A room found it was taken over (stale save): drop it without saving."""
+        if self._rooms.get(room.code) is room:
+            asyncio.get_running_loop().create_task(self._unload(room.code, "room_moved"))
+
+    async def _unload(self, code: str, reason: str) -> None:
+        room = self._rooms.pop(code, None)
+        if room is None:
+            return
+        await room.stop(reason)
+        for key in self._retired:
+            self._retired[key] += getattr(room, key)
+        if reason != "room_moved":
+            await self.store.release_lease(code, self.instance_id)
+
+    def _schedule_housekeeping(self) -> None:
+        if self._closed:
+            return
+        self._housekeeping = self.clock.call_at(
+            self.clock.now() + self.lease_ms / 3,
+            lambda: asyncio.get_running_loop().create_task(self._housekeep()),
+        )
+
+    async def _housekeep(self) -> None:
+        """Renew leases, drop rooms whose lease was lost, unload long-idle rooms."""
+        try:
+            codes = self.live_codes()
+            if codes:
+                lost = await self.store.renew_leases(codes, self.instance_id, self.lease_ms)
+                for code in lost:
+                    await self._unload(code, "room_moved")
+            now = self.clock.now()
+            for code, room in list(self._rooms.items()):
+                if room.idle_since is not None and now - room.idle_since >= self.unload_after_ms:
+                    await self._unload(code, "idle")
+        finally:
+            self._schedule_housekeeping()

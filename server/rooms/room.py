@@ -1,0 +1,461 @@
+"""The room actor: one asyncio task per live room, handling inputs one at a time.
+
+Inputs (joins, attachments, moves, "shown" reports, visibility, pause, timer ticks) go
+through the room's queue in arrival order. After an input that changed the room, the
+actor bumps the version, saves (awaiting the store), and only then calls each
+attachment's listener with its fresh view. Game time runs while the match is on, not
+paused, some human seat has a visible client, and those clients have reported the
+latest new board shown (or 1.5 s have passed since it was sent).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from server.games.contract import Action
+from server.rooms.clock import Clock, TimerHandle
+from server.rooms.core import RoomCore, RoomSettings, summary_of
+from server.rooms.errors import RoomError
+from server.rooms.seats import Seat
+from server.store import codec
+from server.store.store import StaleVersion, Store
+
+__all__ = ["Attachment", "Listener", "Room", "RoomSettings", "summary_of_blob"]
+
+Listener = Callable[[dict[str, Any]], None]
+GATE_CAP_MS = 1500.0
+log = logging.getLogger(__name__)
+
+
+class Attachment:
+    """One client's link to a room, holding zero (spectator), one or two seats."""
+
+    def __init__(self, room: Room, seats: tuple[int, ...], listener: Listener) -> None:
+        self.room = room
+        self.code = room.code
+        self.seats = seats
+        self.listener = listener
+        self.is_visible = True
+        self.shown_version = 0
+        self.detached = False
+
+    async def move(self, seat: int, seq: int, action: Action) -> dict[str, Any]:
+        """Make a move for one of this attachment's seats; returns after it is saved.
+
+        Result: {"ok": True, "seq", "version", "events"}. A repeated `seq` returns the
+        first answer without applying again. Raises RoomError (not_your_seat,
+        illegal_action, stale_seq, paused, not_started, match_over, ...).
+        """
+        return await self.room.call("move", self, seat, seq, action)
+
+    def shown(self, version: int | None = None) -> None:
+        """The client has displayed the view of `version` (default: the latest sent)."""
+        self.room.post("shown", self, version)
+
+    def visible(self, visible: bool) -> None:
+        """The client's board became visible or hidden (hidden tab): the clock may stop."""
+        self.room.post("visible", self, bool(visible))
+
+    async def pause(self) -> None:
+        """Pause the game clock (RULINGS U11: the sole human device, or else the host)."""
+        await self.room.call("pause", self, True)
+
+    async def resume(self) -> None:
+        """Resume; the clock restarts once the board is shown again."""
+        await self.room.call("pause", self, False)
+
+    def detach(self) -> None:
+        """Disconnect; the listener gets nothing more. Safe to call twice."""
+        if not self.detached:
+            self.detached = True
+            self.room.post("detach", self)
+
+
+class Room:
+    """A live room: its core, its attachments, its queue and its timer."""
+
+    def __init__(self, code: str, core: RoomCore, deps: dict[str, Any]) -> None:
+        self.code = code
+        self.core = core
+        self.store: Store = deps["store"]
+        self.clock: Clock = deps["clock"]
+        self._on_lost: Callable[[Room], None] = deps["on_lost"]
+        self._wall: Callable[[], float] = deps.get("wall", time.time)
+        self.attachments: list[Attachment] = []
+        self.queue: asyncio.Queue[tuple[str, tuple[Any, ...], asyncio.Future[Any] | None]]
+        self.queue = asyncio.Queue()
+        self.task: asyncio.Task[None] | None = None
+        self.idle_since: float | None = self.clock.now()
+        self.moves = 0
+        self.saves = 0
+        self.save_seconds = 0.0
+        self._timer: TimerHandle | None = None
+        self._wake_at: float | None = None
+        self._gate_version: int | None = None
+        self._gate_since = 0.0
+        self._could_run = False
+        self._away_since: dict[int, float] = {}
+        self._dirty = False
+        self._announce = False
+        self._listing = False
+        self._dead = False
+        self._saved_blob = b""
+
+    # -- construction -----------------------------------------------------------------
+    @classmethod
+    def create(
+        cls, code: str, settings: RoomSettings, seats: list[Seat], deps: dict[str, Any]
+    ) -> Room:
+        """A new room in the lobby (version 1, not yet stored)."""
+        room = cls(code, RoomCore(settings, seats, deps["game"], deps["policy"]), deps)
+        room.core.created = room.core.last_move = room._wall()
+        room._mark_away(room.clock.now())
+        room._saved_blob = room.blob()
+        return room
+
+    @classmethod
+    def from_blob(cls, code: str, version: int, blob: bytes, deps: dict[str, Any]) -> Room:
+        """A room loaded from its last save; its clock waits for its humans."""
+        core = RoomCore.load(codec.unpack(blob), version, deps["game"], deps["policy"])
+        room = cls(code, core, deps)
+        room._mark_away(room.clock.now())
+        room._saved_blob = blob
+        return room
+
+    def blob(self) -> bytes:
+        """The room as the store keeps it."""
+        return codec.pack(self.core.dump(self.clock.now()))
+
+    def summary(self) -> dict[str, Any]:
+        """Public facts about the room (see `summary_of`), plus the code."""
+        return {"code": self.code, **self.core.summary()}
+
+    # -- the queue ----------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the room's task."""
+        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.code}")
+
+    async def call(self, kind: str, *args: Any) -> Any:
+        """Queue an input and wait for its answer (raises RoomError on refusal)."""
+        if self._dead:
+            raise RoomError("room_moved", "this room is no longer run here; reconnect")
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self.queue.put_nowait((kind, args, future))
+        return await future
+
+    def post(self, kind: str, *args: Any) -> None:
+        """Queue an input nobody waits for."""
+        if not self._dead:
+            self.queue.put_nowait((kind, args, None))
+
+    async def settled(self) -> None:
+        """Wait until every queued input has been handled."""
+        await self.queue.join()
+
+    async def stop(self, reason: str) -> None:
+        """Handle what is queued, stop the task, and tell every attachment why."""
+        if self.task is not None and not self.task.done():
+            self.queue.put_nowait(("stop", (), None))
+            await self.task
+        self._dead = True
+        if self._timer is not None:
+            self._timer.cancel()
+        message = {"t": "closed", "code": reason, "message": "the room stopped on this server"}
+        for att in self.attachments:
+            _deliver(att, message)
+        self.attachments.clear()
+
+    async def _run(self) -> None:
+        while True:
+            kind, args, future = await self.queue.get()
+            try:
+                if kind == "stop":
+                    return
+                result = await self._handle(kind, args)
+                if future is not None and not future.done():
+                    future.set_result(result)
+            except RoomError as exc:
+                if future is not None and not future.done():
+                    future.set_exception(exc)
+            except Exception as exc:  # a bug must not kill the room's task
+                log.exception("room %s failed on %s", self.code, kind)
+                if future is not None and not future.done():
+                    future.set_exception(RoomError("internal", f"internal error: {exc}"))
+            finally:
+                self.queue.task_done()
+
+    async def _handle(self, kind: str, args: tuple[Any, ...]) -> Any:
+        if self._dead:
+            raise RoomError("room_moved", "this room is no longer run here; reconnect")
+        now = self.clock.now()
+        if self.core.fire_due(now):
+            self._dirty = True
+        try:
+            result = getattr(self, "_on_" + kind)(now, *args)
+        finally:
+            self._update_clock(now)
+            if self._dirty or self._announce:
+                await self._commit()
+            self._schedule()
+        return result
+
+    # -- input handlers (synchronous; they mark what must be saved or announced) --------
+    def _on_tick(self, now: float) -> None:
+        return None
+
+    def _on_take_seat(self, now: float, seat: int | None, name: str, token_hash: str) -> int:
+        taken = self.core.take_seat(seat, name, token_hash)
+        self._away_since[taken] = now
+        self._dirty = self._announce = self._listing = True
+        return taken
+
+    def _on_start(self, now: float, token_hash: str) -> None:
+        self.core.start(token_hash, now)
+        self._dirty = self._announce = self._listing = True
+
+    def _on_attach(self, now: float, token_hashes: list[str], listener: Listener) -> Attachment:
+        seats = []
+        for token_hash in token_hashes:
+            seat = self.core.seat_of(token_hash)
+            if seat is None or seat in seats:
+                raise RoomError("bad_token", "that seat token does not belong to this room")
+            seats.append(seat)
+        att = Attachment(self, tuple(sorted(seats)), listener)
+        self.attachments.append(att)
+        self.idle_since = None
+        self._announce = True
+        return att
+
+    def _on_detach(self, now: float, att: Attachment) -> None:
+        if att in self.attachments:
+            self.attachments.remove(att)
+            self._announce = True
+        if not self.attachments:
+            self.idle_since = now
+
+    def _on_visible(self, now: float, att: Attachment, visible: bool) -> None:
+        if att.is_visible != visible:
+            att.is_visible = visible
+            self._announce = True
+
+    def _on_shown(self, now: float, att: Attachment, version: int | None) -> None:
+        att.shown_version = max(att.shown_version, version or self.core.version)
+
+    def _on_pause(self, now: float, att: Attachment, paused: bool) -> None:
+        core = self.core
+        if not att.seats:
+            raise RoomError("not_your_seat", "spectators cannot pause")
+        humans = {i for i, s in enumerate(core.seats) if s.kind == "human"}
+        if not humans <= set(att.seats) and core.settings.host not in att.seats:
+            raise RoomError("not_host", "with players on several devices only the host pauses")
+        if core.paused != paused:
+            core.paused = paused
+            core.events.append({"type": "paused" if paused else "resumed", "by": att.seats[0]})
+            self._dirty = self._announce = True
+
+    def _on_move(self, now: float, att: Attachment, seat: Any, seq: Any, action: Any) -> Any:
+        if not isinstance(seq, int) or not isinstance(action, dict):
+            raise RoomError("bad_request", "a move needs an integer seq and an action map")
+        if seat not in att.seats:
+            raise RoomError("not_your_seat", f"this connection does not hold seat {seat}")
+        att.shown_version = max(att.shown_version, self.core.version)
+        result, applied = self.core.move(seat, seq, action, now)
+        if applied:
+            self.moves += 1
+            self.core.last_move = self._wall()
+            self._dirty = self._announce = True
+        return result
+
+    # -- clock, cover and timers --------------------------------------------------------
+    def _update_clock(self, now: float) -> None:
+        """Recompute who is away, CPU cover, the shown gate, and whether game time runs."""
+        core = self.core
+        present = {s for a in self.attachments if a.is_visible for s in a.seats}
+        for i, seat in enumerate(core.seats):
+            if seat.kind != "human":
+                continue
+            if i in present:
+                self._away_since.pop(i, None)
+                if core.set_covered(i, False, now):
+                    self._dirty = self._announce = True
+            else:
+                since = self._away_since.setdefault(i, now)
+                cover = core.settings.cover_after_ms
+                due = cover is not None and core.status == "playing" and now - since >= cover
+                if due and core.set_covered(i, True, now):
+                    self._dirty = self._announce = True
+        watchers = [
+            a
+            for a in self.attachments
+            if a.is_visible and any(core.seats[s].kind == "human" for s in a.seats)
+        ]
+        could_run = core.status == "playing" and not core.paused and bool(watchers)
+        if core.gate_wanted or (could_run and not self._could_run):
+            core.gate_wanted = False
+            self._gate_version = core.version + (1 if self._dirty else 0)
+            self._gate_since = now
+        self._could_run = could_run
+        if self._gate_version is not None and (
+            now - self._gate_since >= GATE_CAP_MS
+            or all(a.shown_version >= self._gate_version for a in watchers)
+        ):
+            self._gate_version = None
+        running = could_run and self._gate_version is None
+        if core.set_running(running, now) and not running:
+            self._dirty = True  # bank the game time in the save
+
+    def _schedule(self) -> None:
+        """Set the one wake-up timer to the earliest thing the room waits for."""
+        core = self.core
+        wakes = []
+        if core.run_since is not None:
+            due = core.next_due()
+            if due is not None:
+                wakes.append(core.run_since + (due - core.game_ms))
+        if self._gate_version is not None:
+            wakes.append(self._gate_since + GATE_CAP_MS)
+        cover = core.settings.cover_after_ms
+        if cover is not None and core.status == "playing":
+            wakes.extend(
+                since + cover
+                for i, since in self._away_since.items()
+                if core.seats[i].kind == "human" and not core.seats[i].covered
+            )
+        wake = min(wakes) if wakes else None
+        if wake == self._wake_at:
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._wake_at = wake
+        self._timer = None if wake is None else self.clock.call_at(wake, self._tick)
+
+    def _tick(self) -> None:
+        self._wake_at = None
+        self._timer = None
+        self.post("tick")
+
+    def _mark_away(self, now: float) -> None:
+        for i, seat in enumerate(self.core.seats):
+            if seat.kind == "human":
+                self._away_since[i] = now
+
+    # -- save and publish ---------------------------------------------------------------
+    async def _commit(self) -> None:
+        """Save if the room changed, then send every attachment its view."""
+        if self._dirty:
+            core = self.core
+            core.version += 1
+            blob = self.blob()
+            entries, core.log = core.log, []
+            started = time.perf_counter()
+            try:
+                await self.store.save(self.code, core.version, blob, entries)
+            except StaleVersion:
+                self._dead = True
+                self._on_lost(self)
+                raise RoomError("room_moved", "this room was taken over; reconnect") from None
+            except Exception as exc:
+                self._rollback()
+                raise RoomError("store_error", f"could not save the room: {exc}") from None
+            finally:
+                self.save_seconds += time.perf_counter() - started
+            self.saves += 1
+            self._saved_blob = blob
+            self._dirty = False
+        if self._listing:
+            self._listing = False
+            await self.publish_listing()
+        self._announce = False
+        self._publish()
+
+    def _rollback(self) -> None:
+        """Back to the last saved room after a failed save (nothing unsaved is shown)."""
+        core = self.core
+        self.core = RoomCore.load(
+            codec.unpack(self._saved_blob), core.version - 1, core.game, core.policy
+        )
+        self._dirty = False
+        self._could_run = False
+
+    async def publish_listing(self) -> None:
+        """List the room publicly while it waits for players; unlist it otherwise."""
+        core = self.core
+        if not core.settings.public:
+            return
+        waiting = core.status == "lobby" and any(s.kind == "open" for s in core.seats)
+        await self.store.set_public(self.code, self.summary() if waiting else None)
+
+    def _publish(self) -> None:
+        core = self.core
+        events, core.events = core.events, []
+        connected = {s for a in self.attachments for s in a.seats}
+        seats = [seat.public(i in connected) for i, seat in enumerate(core.seats)]
+        room = {
+            "code": self.code,
+            "game": core.settings.game_id,
+            "status": core.status,
+            "paused": core.paused,
+            "running": core.run_since is not None,
+            "host": core.settings.host,
+        }
+        built: dict[tuple[int, ...], dict[str, Any]] = {}
+        for att in list(self.attachments):
+            message = built.get(att.seats)
+            if message is None:
+                message = self.message_for(att.seats, seats, room, events)
+                built[att.seats] = message
+            _deliver(att, message)
+
+    def message_for(
+        self,
+        held: tuple[int, ...],
+        seats: list[dict[str, Any]],
+        room: dict[str, Any],
+        events: list[dict[str, Any]],
+    ) -> dict[str, Any]:
+        """The view message for a client holding `held` seats.
+
+        "view" is the first held seat's view (the spectator view when none); with two
+        seats "views" maps each held seat to its view. "legal" maps each held seat the
+        client may move for to its legal actions. "outcome" appears once the match ends.
+        """
+        core, game, state = self.core, self.core.game, self.core.state
+        message: dict[str, Any] = {
+            "t": "view",
+            "version": core.version,
+            "room": room,
+            "seats": seats,
+            "you": list(held),
+            "view": None,
+            "legal": {},
+            "events": events,
+        }
+        if state is None:
+            return message
+        message["view"] = game.view(state, held[0] if held else None)
+        if len(held) > 1:
+            message["views"] = {s: game.view(state, s) for s in held}
+        if core.status == "playing":
+            message["legal"] = {s: game.actions(state, s) for s in held}
+        else:
+            message["outcome"] = game.outcome(state)
+        return message
+
+
+def _deliver(att: Attachment, message: dict[str, Any]) -> None:
+    """Call a listener; a failing listener is detached, not allowed to stop the room."""
+    try:
+        att.listener(message)
+    except Exception:
+        log.exception("listener of room %s failed; detaching it", att.code)
+        att.detach()
+
+
+def summary_of_blob(blob: bytes, version: int) -> dict[str, Any]:
+    """The public summary of a stored room, without loading it."""
+    data = codec.unpack(blob)
+    return summary_of(data["settings"], data["seats"], data["status"], version)

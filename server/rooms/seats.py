@@ -1,0 +1,77 @@
+"""Seats, room codes and seat tokens.
+
+Room codes are short and readable: six characters from an alphabet without 0/O and
+1/I. Seat tokens are 128-bit random secrets; rooms keep only their SHA-256 digest.
+
+>>> len(new_code()), set(new_code()) <= set(CODE_ALPHABET)
+(6, True)
+>>> t = new_token(); hash_token(t) == hash_token(t) and hash_token(t) != t
+True
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+SEAT_KINDS = ("human", "cpu", "open")
+
+
+def new_code() -> str:
+    """A fresh random room code."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normalize_code(code: str) -> str:
+    """A typed code as stored: trimmed and upper-case."""
+    return code.strip().upper()
+
+
+def new_token() -> str:
+    """A fresh 128-bit seat token, URL-safe text."""
+    return secrets.token_urlsafe(16)
+
+
+def hash_token(token: str) -> str:
+    """The digest a room stores instead of the token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    """One seat: `kind` is human, cpu or open; `covered` means a CPU plays for an away human."""
+
+    kind: str = "open"
+    name: str = ""
+    token_hash: str = ""
+    difficulty: str = "normal"
+    covered: bool = False
+
+    def dump(self) -> dict[str, Any]:
+        """Plain data for the saved room (the token only as its digest)."""
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "token": self.token_hash,
+            "difficulty": self.difficulty,
+            "covered": self.covered,
+        }
+
+    @classmethod
+    def load(cls, data: dict[str, Any]) -> Seat:
+        """The seat `dump` produced."""
+        return cls(data["kind"], data["name"], data["token"], data["difficulty"], data["covered"])
+
+    def public(self, connected: bool) -> dict[str, Any]:
+        """What every view says about this seat."""
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "difficulty": self.difficulty if self.kind == "cpu" or self.covered else None,
+            "covered": self.covered,
+            "connected": connected,
+        }

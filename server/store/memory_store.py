@@ -1,0 +1,108 @@
+"""In-process store: the same behaviour as the Redis store, for running with no Redis."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from server.store import codec
+from server.store.store import IDLE_TTL_MS, RoomExists, StaleVersion, Store, StoredRoom
+
+
+class MemoryStore(Store):
+    """Rooms, logs, listings and leases in dicts; `wall_ms` is the expiry clock."""
+
+    def __init__(
+        self, idle_ttl_ms: int = IDLE_TTL_MS, wall_ms: Callable[[], float] | None = None
+    ) -> None:
+        self.idle_ttl_ms = idle_ttl_ms
+        self._wall_ms = wall_ms or (lambda: time.time() * 1000)
+        self._rooms: dict[str, tuple[int, bytes, float]] = {}
+        # Log entries are kept packed, as Redis keeps them, so callers never share objects.
+        self._logs: dict[str, list[bytes]] = {}
+        self._public: dict[str, bytes] = {}
+        self._leases: dict[str, tuple[str, float]] = {}
+
+    def _live(self, code: str) -> tuple[int, bytes, float] | None:
+        """The room's record if it has not expired (an expired one is dropped)."""
+        entry = self._rooms.get(code)
+        if entry is not None and entry[2] <= self._wall_ms():
+            self._drop(code)
+            return None
+        return entry
+
+    def _drop(self, code: str) -> None:
+        self._rooms.pop(code, None)
+        self._logs.pop(code, None)
+        self._public.pop(code, None)
+        self._leases.pop(code, None)
+
+    async def ping(self) -> bool:
+        return True
+
+    async def create(self, code: str, blob: bytes) -> None:
+        if self._live(code) is not None:
+            raise RoomExists(code)
+        self._rooms[code] = (1, bytes(blob), self._wall_ms() + self.idle_ttl_ms)
+        self._logs[code] = []
+
+    async def load(self, code: str) -> StoredRoom | None:
+        entry = self._live(code)
+        return None if entry is None else StoredRoom(code, entry[0], entry[1])
+
+    async def save(
+        self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None = None
+    ) -> None:
+        entry = self._live(code)
+        if entry is None or entry[0] != version - 1:
+            raise StaleVersion(code)
+        self._rooms[code] = (version, bytes(blob), self._wall_ms() + self.idle_ttl_ms)
+        if log:
+            self._logs.setdefault(code, []).extend(codec.pack(e) for e in log)
+
+    async def read_log(self, code: str) -> list[dict[str, Any]]:
+        if self._live(code) is None:
+            return []
+        return [codec.unpack(e) for e in self._logs.get(code, [])]
+
+    async def expires_in_ms(self, code: str) -> int | None:
+        entry = self._live(code)
+        return None if entry is None else int(entry[2] - self._wall_ms())
+
+    async def delete(self, code: str) -> None:
+        self._drop(code)
+
+    async def set_public(self, code: str, summary: dict[str, Any] | None) -> None:
+        if summary is None:
+            self._public.pop(code, None)
+        elif self._live(code) is not None:
+            self._public[code] = codec.pack(summary)
+
+    async def public_rooms(self) -> list[dict[str, Any]]:
+        codes = sorted(c for c in self._public if self._live(c) is not None)
+        return [codec.unpack(self._public[c]) for c in codes if c in self._public]
+
+    async def acquire_lease(self, code: str, owner: str, ttl_ms: int) -> bool:
+        now = self._wall_ms()
+        held = self._leases.get(code)
+        if held is not None and held[0] != owner and held[1] > now:
+            return False
+        self._leases[code] = (owner, now + ttl_ms)
+        return True
+
+    async def renew_leases(self, codes: list[str], owner: str, ttl_ms: int) -> list[str]:
+        now = self._wall_ms()
+        lost = []
+        for code in codes:
+            held = self._leases.get(code)
+            if held is None or held[0] != owner or held[1] <= now:
+                lost.append(code)
+            else:
+                self._leases[code] = (owner, now + ttl_ms)
+        return lost
+
+    async def release_lease(self, code: str, owner: str) -> None:
+        held = self._leases.get(code)
+        if held is not None and held[0] == owner:
+            del self._leases[code]

@@ -1,0 +1,105 @@
+"""The Store interface: rooms as versioned blobs, their move logs, the public list, leases.
+
+The store knows nothing of games. A room is an opaque `bytes` blob with an integer
+version; every save is a compare-and-set on that version together with an append of
+the room's new log entries, done atomically. Idle rooms expire `idle_ttl_ms` after their
+last save. Two backends implement it: `RedisStore` (production, and the tests) and
+`MemoryStore` (zero setup, nothing survives a restart).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+IDLE_TTL_MS = 14 * 24 * 3600 * 1000
+"""Default expiry of a room after its last save: 14 days."""
+
+
+class StaleVersion(Exception):
+    """A save whose expected version is not the stored one (someone else saved first)."""
+
+
+class RoomExists(Exception):
+    """A create for a code that is already taken."""
+
+
+@dataclass(frozen=True)
+class StoredRoom:
+    """One room as the store holds it."""
+
+    code: str
+    version: int
+    blob: bytes
+
+
+class Store:
+    """What the rooms need from persistence: a handful of verbs, nothing Redis-specific.
+
+    Log entries and public-room summaries are plain msgpack-safe data.
+    """
+
+    idle_ttl_ms: int = IDLE_TTL_MS
+
+    async def start(self) -> None:
+        """Connect or prepare; call once before use."""
+
+    async def aclose(self) -> None:
+        """Flush anything pending and release connections."""
+
+    async def ping(self) -> bool:
+        """True when the backend answers (for health checks)."""
+        raise NotImplementedError
+
+    # -- rooms ---------------------------------------------------------------------
+    async def create(self, code: str, blob: bytes) -> None:
+        """Store a new room at version 1; raises RoomExists if the code is taken."""
+        raise NotImplementedError
+
+    async def load(self, code: str) -> StoredRoom | None:
+        """The room's latest save, or None if there is none (never created, or expired)."""
+        raise NotImplementedError
+
+    async def save(
+        self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None = None
+    ) -> None:
+        """Replace the room with `blob` at `version`, appending `log` entries to its log.
+
+        Succeeds only if the stored version is `version - 1`; otherwise raises
+        StaleVersion and changes nothing. Refreshes the room's expiry.
+        """
+        raise NotImplementedError
+
+    async def read_log(self, code: str) -> list[dict[str, Any]]:
+        """Every log entry of the room, oldest first."""
+        raise NotImplementedError
+
+    async def expires_in_ms(self, code: str) -> int | None:
+        """Milliseconds until the room expires, or None if it does not exist."""
+        raise NotImplementedError
+
+    async def delete(self, code: str) -> None:
+        """Remove the room, its log, its lease and its public listing."""
+        raise NotImplementedError
+
+    # -- public room list ------------------------------------------------------------
+    async def set_public(self, code: str, summary: dict[str, Any] | None) -> None:
+        """List the room publicly with `summary`, or unlist it (None)."""
+        raise NotImplementedError
+
+    async def public_rooms(self) -> list[dict[str, Any]]:
+        """Summaries of the listed rooms that still exist, in code order."""
+        raise NotImplementedError
+
+    # -- leases: which process runs a room -------------------------------------------
+    async def acquire_lease(self, code: str, owner: str, ttl_ms: int) -> bool:
+        """Take (or re-take) the room's lease for `owner`; False if another owner holds it."""
+        raise NotImplementedError
+
+    async def renew_leases(self, codes: list[str], owner: str, ttl_ms: int) -> list[str]:
+        """Extend `owner`'s leases; returns the codes whose lease `owner` no longer holds."""
+        raise NotImplementedError
+
+    async def release_lease(self, code: str, owner: str) -> None:
+        """Give the lease up if `owner` holds it."""
+        raise NotImplementedError
