@@ -8,7 +8,7 @@ lowest value is v).
 
 >>> from server.games.shirokuro_jong.hands import parse_values, readings
 >>> readings(parse_values("W2 W2 W2 W1 W1 B2 B3 B4"), [])
-[(('k', 1), ('s', 7)), 0)]
+[((('k', 1), ('s', 7)), 0)]
 """
 
 from __future__ import annotations
