@@ -378,23 +378,23 @@ class Junocos(Game):
         return self.copy(data)
 
     def copy(self, state: dict[str, Any]) -> dict[str, Any]:
-        """A fast independent copy (the state holds only lists, dicts, str and int)."""
+        """A fast independent copy.
+
+        Finished tricks and round summaries are never changed once written, so the copy
+        shares them; everything that changes is copied.
+        """
         return {
             **state,
             "options": dict(state["options"]),
             "scores": list(state["scores"]),
-            "history": [
-                {k: list(v) if isinstance(v, list) else v for k, v in h.items()}
-                for h in state["history"]
-            ],
-            "last_trick": _copy_trick(state["last_trick"]) if state["last_trick"] else None,
+            "history": list(state["history"]),
             "row": list(state["row"]),
-            "picks": [list(p) for p in state["picks"]],
+            "picks": list(state["picks"]),
             "hands": [list(h) for h in state["hands"]],
             "leftover": list(state["leftover"]),
             "open": [list(o) for o in state["open"]],
-            "trick": [list(p) for p in state["trick"]],
-            "tricks": [_copy_trick(t) for t in state["tricks"]],
+            "trick": list(state["trick"]),
+            "tricks": list(state["tricks"]),
             "won": list(state["won"]),
         }
 
@@ -435,46 +435,54 @@ def deal_constrained(
     """
     cards = list(pool)
     rng.shuffle(cards)
-    free = dict(sizes)
     seats = list(sizes)
-    left: dict[str, int] = {}
-    for card in cards:
-        left[suit(card)] = left.get(suit(card), 0) + 1
     hands: dict[int, list[str]] = {s: [] for s in seats}
+    if not any(voids[s] for s in seats):
+        for s in seats:
+            hands[s], cards = cards[: sizes[s]], cards[sizes[s] :]
+        return hands
+    free = [sizes[s] for s in seats]
+    # cards are grouped by the bit mask of seats that may take them
+    mask_of = {
+        su: sum(1 << i for i, s in enumerate(seats) if su not in voids[s])
+        for su in {suit(c) for c in cards}
+    }
+    left = [0] * (1 << len(seats))
     for card in cards:
-        su = suit(card)
-        left[su] -= 1
-        choices = [s for s in seats if free[s] > 0 and su not in voids[s]]
+        left[mask_of[suit(card)]] += 1
+    for card in cards:
+        mask = mask_of[suit(card)]
+        left[mask] -= 1
         ok = []
-        for s in choices:
-            free[s] -= 1
-            if _dealable(free, left, voids, seats):
-                ok.append(s)
-            free[s] += 1
-        pick = _weighted(ok or choices, free, rng)
+        for i in range(len(seats)):
+            if mask >> i & 1 and free[i] > 0:
+                free[i] -= 1
+                if _dealable(free, left):
+                    ok.append(i)
+                free[i] += 1
+        pick = _weighted(ok, free, rng)
         free[pick] -= 1
-        hands[pick].append(card)
+        hands[seats[pick]].append(card)
     return hands
 
 
-def _dealable(
-    free: dict[int, int], left: dict[str, int], voids: dict[int, set[str]], seats: list[int]
-) -> bool:
-    for mask in range(1 << len(seats)):
-        group = [s for i, s in enumerate(seats) if mask >> i & 1]
-        need = sum(n for su, n in left.items() if all(su in voids[s] or s in group for s in seats))
-        if need > sum(free[s] for s in group):
+def _dealable(free: list[int], left: list[int]) -> bool:
+    """Hall's condition: every seat group can hold the cards only it may take."""
+    groups = len(left)
+    for group in range(1, groups):
+        need = sum(left[m] for m in range(1, groups) if left[m] and m & ~group == 0)
+        if need > sum(free[i] for i in range(len(free)) if group >> i & 1):
             return False
-    return True
+    return not left[0]
 
 
-def _weighted(choices: list[int], free: dict[int, int], rng: Any) -> int:
-    total = sum(free[s] for s in choices)
+def _weighted(choices: list[int], free: list[int], rng: Any) -> int:
+    total = sum(free[i] for i in choices)
     x = rng.random() * total
-    for s in choices:
-        x -= free[s]
+    for i in choices:
+        x -= free[i]
         if x < 0:
-            return s
+            return i
     return choices[-1]
 
 
