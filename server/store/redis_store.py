@@ -1,0 +1,216 @@
+"""The Redis store (redis-py asyncio), with group commit.
+
+Keys, under a prefix (default "zk:"): `room:{code}` a hash {v: version, b: blob};
+`log:{code}` a stream of packed log entries; `lease:{code}` the owner's id with a TTL;
+`public` a hash code -> packed summary. Room and log expire `idle_ttl_ms` after the
+last save.
+
+A save is one Lua script (compare-and-set of the version, then the blob, the XADDs and
+the expiry), so it is atomic on its own. Saves from all rooms that changed in one
+event-loop iteration are sent together in one pipelined MULTI/EXEC round trip (group
+commit); each caller still awaits its own result. Redis-py's per-call cost dominates a
+save, so one batch for many rooms is the main lever on throughput.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import NoScriptError
+
+from server.store import codec
+from server.store.store import IDLE_TTL_MS, RoomExists, StaleVersion, Store, StoredRoom
+
+_SAVE = """
+if tonumber(redis.call('HGET', KEYS[1], 'v')) ~= tonumber(ARGV[1]) - 1 then return 0 end
+redis.call('HSET', KEYS[1], 'v', ARGV[1], 'b', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+for i = 4, #ARGV do redis.call('XADD', KEYS[2], '*', 'e', ARGV[i]) end
+redis.call('PEXPIRE', KEYS[2], ARGV[3])
+return 1
+"""
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[1], 'v', 1, 'b', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+"""
+_ACQUIRE = """
+local owner = redis.call('GET', KEYS[1])
+if owner and owner ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+_RENEW = """
+local lost = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[1] then redis.call('PEXPIRE', key, ARGV[2])
+  else table.insert(lost, i) end
+end
+return lost
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+"""
+
+_Pending = tuple[str, int, bytes, list[bytes], "asyncio.Future[None]"]
+
+
+class RedisStore(Store):
+    """Rooms in Redis. `url` like redis://127.0.0.1:6379/0; `prefix` separates tenants/tests.
+
+    `max_connections` bounds a BlockingConnectionPool (callers wait for a connection
+    rather than fail). `transaction=False` sends batches as a plain pipeline (each
+    script is atomic anyway) instead of MULTI/EXEC.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        prefix: str = "zk:",
+        idle_ttl_ms: int = IDLE_TTL_MS,
+        max_connections: int = 16,
+        transaction: bool = True,
+    ) -> None:
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=max_connections, timeout=10
+        )
+        self._redis = aioredis.Redis.from_pool(pool)
+        self.prefix = prefix
+        self.idle_ttl_ms = idle_ttl_ms
+        self.transaction = transaction
+        self._save = self._redis.register_script(_SAVE)
+        self._create = self._redis.register_script(_CREATE)
+        self._acquire = self._redis.register_script(_ACQUIRE)
+        self._renew = self._redis.register_script(_RENEW)
+        self._release = self._redis.register_script(_RELEASE)
+        self._batch: list[_Pending] = []
+        self._flusher: asyncio.Task[None] | None = None
+
+    def _key(self, kind: str, code: str) -> str:
+        return f"{self.prefix}{kind}:{code}"
+
+    async def start(self) -> None:
+        await self._redis.script_load(_SAVE)
+
+    async def aclose(self) -> None:
+        if self._flusher is not None:
+            await self._flusher
+        await self._redis.aclose()
+
+    async def ping(self) -> bool:
+        try:
+            return bool(await self._redis.ping())
+        except Exception:
+            return False
+
+    # -- rooms ---------------------------------------------------------------------
+    async def create(self, code: str, blob: bytes) -> None:
+        keys = [self._key("room", code), self._key("log", code)]
+        if not await self._create(keys=keys, args=[blob, self.idle_ttl_ms]):
+            raise RoomExists(code)
+
+    async def load(self, code: str) -> StoredRoom | None:
+        version, blob = await self._redis.hmget(self._key("room", code), ["v", "b"])
+        if version is None or blob is None:
+            return None
+        return StoredRoom(code, int(version), bytes(blob))
+
+    async def save(
+        self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None = None
+    ) -> None:
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._batch.append((code, version, blob, [codec.pack(e) for e in log or ()], future))
+        if self._flusher is None:
+            self._flusher = asyncio.get_running_loop().create_task(self._flush_all())
+        await future
+
+    async def _flush_all(self) -> None:
+        """Send batches until none is waiting; saves made meanwhile join the next one."""
+        try:
+            while self._batch:
+                batch, self._batch = self._batch, []
+                await self._flush(batch)
+        finally:
+            self._flusher = None
+
+    async def _flush(self, batch: list[_Pending], retry: bool = True) -> None:
+        pipe = self._redis.pipeline(transaction=self.transaction)
+        ttl = self.idle_ttl_ms
+        for code, version, blob, entries, _ in batch:
+            keys = (self._key("room", code), self._key("log", code))
+            pipe.evalsha(self._save.sha, 2, *keys, version, blob, ttl, *entries)
+        try:
+            results = await pipe.execute(raise_on_error=False)
+        except Exception as exc:
+            for *_, future in batch:
+                if not future.done():
+                    future.set_exception(exc)
+            return
+        if retry and any(isinstance(r, NoScriptError) for r in results):
+            # Redis lost its script cache (a restart): load it and send the batch again.
+            await self._redis.script_load(_SAVE)
+            await self._flush(batch, retry=False)
+            return
+        for (code, *_, future), result in zip(batch, results, strict=True):
+            if future.done():
+                continue
+            if isinstance(result, Exception):
+                future.set_exception(result)
+            elif result != 1:
+                future.set_exception(StaleVersion(code))
+            else:
+                future.set_result(None)
+
+    async def read_log(self, code: str) -> list[dict[str, Any]]:
+        entries = await self._redis.xrange(self._key("log", code))
+        return [codec.unpack(fields[b"e"]) for _, fields in entries]
+
+    async def expires_in_ms(self, code: str) -> int | None:
+        ttl = await self._redis.pttl(self._key("room", code))
+        return None if ttl < 0 else int(ttl)
+
+    async def delete(self, code: str) -> None:
+        keys = [self._key(kind, code) for kind in ("room", "log", "lease")]
+        await self._redis.delete(*keys)
+        await self._redis.hdel(self.prefix + "public", code)
+
+    # -- public room list ------------------------------------------------------------
+    async def set_public(self, code: str, summary: dict[str, Any] | None) -> None:
+        if summary is None:
+            await self._redis.hdel(self.prefix + "public", code)
+        else:
+            await self._redis.hset(self.prefix + "public", code, codec.pack(summary))
+
+    async def public_rooms(self) -> list[dict[str, Any]]:
+        listed = await self._redis.hgetall(self.prefix + "public")
+        codes = sorted(c.decode() for c in listed)
+        if not codes:
+            return []
+        pipe = self._redis.pipeline(transaction=False)
+        for code in codes:
+            pipe.exists(self._key("room", code))
+        alive = await pipe.execute()
+        gone = [c for c, ok in zip(codes, alive, strict=True) if not ok]
+        if gone:
+            await self._redis.hdel(self.prefix + "public", *gone)
+        return [codec.unpack(listed[c.encode()]) for c, ok in zip(codes, alive, strict=True) if ok]
+
+    # -- leases ----------------------------------------------------------------------
+    async def acquire_lease(self, code: str, owner: str, ttl_ms: int) -> bool:
+        return bool(await self._acquire(keys=[self._key("lease", code)], args=[owner, ttl_ms]))
+
+    async def renew_leases(self, codes: list[str], owner: str, ttl_ms: int) -> list[str]:
+        if not codes:
+            return []
+        keys = [self._key("lease", c) for c in codes]
+        lost = await self._renew(keys=keys, args=[owner, ttl_ms])
+        return [codes[int(i) - 1] for i in lost]
+
+    async def release_lease(self, code: str, owner: str) -> None:
+        await self._release(keys=[self._key("lease", code)], args=[owner])

@@ -1,0 +1,31 @@
+"""Behaviour only the Redis backend has: script cache loss, connection failures."""
+
+from __future__ import annotations
+
+import pytest
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from server.store.redis_store import RedisStore
+
+
+async def test_save_survives_redis_losing_its_script_cache(redis_url: str) -> None:
+    store = RedisStore(redis_url, prefix="t-noscript:")
+    await store.start()
+    await store.delete("R")
+    await store.create("R", b"v1")
+    admin = aioredis.Redis.from_url(redis_url)
+    await admin.script_flush()
+    await admin.aclose()
+    await store.save("R", 2, b"v2", [{"n": 1}])
+    loaded = await store.load("R")
+    await store.aclose()
+    assert loaded is not None and loaded.version == 2
+
+
+async def test_unreachable_redis_fails_the_save_and_ping() -> None:
+    store = RedisStore("redis://127.0.0.1:1/0", prefix="t-down:")
+    assert not await store.ping()
+    with pytest.raises(RedisConnectionError):
+        await store.save("R", 2, b"x")
+    await store.aclose()

@@ -1,0 +1,136 @@
+"""The Store contract, run against Redis and memory alike."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.store.store import IDLE_TTL_MS, RoomExists, StaleVersion, Store
+from tests.store.conftest import Backend
+
+
+async def test_created_room_loads_at_version_one(store: Store) -> None:
+    await store.create("ABC234", b"blob-1")
+    loaded = await store.load("ABC234")
+    assert loaded is not None and (loaded.version, loaded.blob) == (1, b"blob-1")
+
+
+async def test_creating_a_taken_code_is_refused(store: Store) -> None:
+    await store.create("ABC234", b"x")
+    with pytest.raises(RoomExists):
+        await store.create("ABC234", b"y")
+
+
+async def test_missing_room_loads_as_none(store: Store) -> None:
+    assert await store.load("NOSUCH") is None
+
+
+async def test_save_replaces_the_blob_and_appends_the_log(store: Store) -> None:
+    await store.create("R", b"v1")
+    await store.save("R", 2, b"v2", [{"k": "m", "s": 0}])
+    await store.save("R", 3, b"v3", [{"k": "m", "s": 1}, {"k": "x", "t": 5}])
+    loaded = await store.load("R")
+    assert loaded is not None and (loaded.version, loaded.blob) == (3, b"v3")
+    assert await store.read_log("R") == [{"k": "m", "s": 0}, {"k": "m", "s": 1}, {"k": "x", "t": 5}]
+
+
+async def test_stale_version_save_is_refused_and_changes_nothing(store: Store) -> None:
+    await store.create("R", b"v1")
+    await store.save("R", 2, b"v2", [{"n": 1}])
+    with pytest.raises(StaleVersion):
+        await store.save("R", 2, b"other", [{"n": 2}])
+    loaded = await store.load("R")
+    assert loaded is not None and (loaded.version, loaded.blob) == (2, b"v2")
+    assert await store.read_log("R") == [{"n": 1}]
+
+
+async def test_save_to_a_missing_room_is_refused(store: Store) -> None:
+    with pytest.raises(StaleVersion):
+        await store.save("GONE", 2, b"x")
+
+
+async def test_racing_saves_of_one_version_let_exactly_one_win(store: Store) -> None:
+    await store.create("R", b"v1")
+    results = await asyncio.gather(
+        store.save("R", 2, b"a"), store.save("R", 2, b"b"), return_exceptions=True
+    )
+    assert sorted(type(r).__name__ for r in results) == ["NoneType", "StaleVersion"]
+
+
+async def test_concurrent_saves_of_many_rooms_all_land(store: Store) -> None:
+    codes = [f"R{i}" for i in range(60)]
+    for code in codes:
+        await store.create(code, b"v1")
+    await asyncio.gather(*(store.save(c, 2, c.encode(), [{"c": c}]) for c in codes))
+    for code in codes:
+        loaded = await store.load(code)
+        assert loaded is not None and (loaded.version, loaded.blob) == (2, code.encode())
+        assert await store.read_log(code) == [{"c": code}]
+
+
+async def test_a_saved_room_expires_after_the_idle_time(store: Store) -> None:
+    await store.create("R", b"v1")
+    await store.save("R", 2, b"v2")
+    left = await store.expires_in_ms("R")
+    assert left is not None and IDLE_TTL_MS - 60_000 < left <= IDLE_TTL_MS
+
+
+async def test_an_idle_room_is_gone_once_its_time_passes(backend: Backend) -> None:
+    store = await backend.make(idle_ttl_ms=40)
+    await store.create("R", b"v1")
+    await store.save("R", 2, b"v2", [{"n": 1}])
+    await backend.pass_time(120)
+    assert await store.load("R") is None
+    assert await store.read_log("R") == []
+
+
+async def test_public_list_shows_listed_rooms_until_unlisted(store: Store) -> None:
+    await store.create("AAA", b"x")
+    await store.create("BBB", b"x")
+    await store.set_public("BBB", {"code": "BBB"})
+    await store.set_public("AAA", {"code": "AAA"})
+    assert await store.public_rooms() == [{"code": "AAA"}, {"code": "BBB"}]
+    await store.set_public("AAA", None)
+    assert await store.public_rooms() == [{"code": "BBB"}]
+
+
+async def test_public_list_drops_rooms_that_no_longer_exist(store: Store) -> None:
+    await store.create("AAA", b"x")
+    await store.set_public("AAA", {"code": "AAA"})
+    await store.delete("AAA")
+    assert await store.public_rooms() == []
+
+
+async def test_a_lease_is_held_by_one_owner_at_a_time(store: Store) -> None:
+    assert await store.acquire_lease("R", "one", 10_000)
+    assert not await store.acquire_lease("R", "two", 10_000)
+    assert await store.acquire_lease("R", "one", 10_000)
+    await store.release_lease("R", "two")
+    assert not await store.acquire_lease("R", "two", 10_000)
+    await store.release_lease("R", "one")
+    assert await store.acquire_lease("R", "two", 10_000)
+
+
+async def test_renewing_reports_the_leases_lost(store: Store) -> None:
+    assert await store.acquire_lease("A", "me", 10_000)
+    assert await store.acquire_lease("B", "other", 10_000)
+    assert await store.renew_leases(["A", "B", "C"], "me", 10_000) == ["B", "C"]
+
+
+async def test_a_lapsed_lease_can_be_taken_by_another_owner(backend: Backend) -> None:
+    store = await backend.make()
+    assert await store.acquire_lease("R", "one", 40)
+    await backend.pass_time(120)
+    assert await store.acquire_lease("R", "two", 10_000)
+
+
+async def test_delete_removes_room_and_log(store: Store) -> None:
+    await store.create("R", b"v1")
+    await store.save("R", 2, b"v2", [{"n": 1}])
+    await store.delete("R")
+    assert await store.load("R") is None and await store.read_log("R") == []
+
+
+async def test_store_answers_ping(store: Store) -> None:
+    assert await store.ping()
