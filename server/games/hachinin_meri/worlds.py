@@ -93,16 +93,19 @@ def _pinned(
 
 def _limits(state: dict[str, Any], order: Order) -> list[_SeatLimits]:
     limits = [_SeatLimits() for _ in state["hands"]]
+    # (seats, cards, face-down positions, Monchi in force) for each trick of the deal so far
+    tricks = []
     monchi = False
-    tricks = [(t["seats"], t["cards"], set(t["face_down"])) for t in state["tricks"]]
+    for t in state["tricks"]:
+        tricks.append((t["seats"], t["cards"], set(t["face_down"]), monchi))
+        monchi = monchi or t["meri"]
     if state["table"]:
         table = state["table"]
         down = {i for i, e in enumerate(table) if e[2]}
-        tricks.append(([e[0] for e in table], [e[1] for e in table], down))
-    for seats, cards, down in tricks:
-        lead = cards[0]
-        meri = order.is_trump(lead)
-        led = order.suit_of(lead)
+        tricks.append(([e[0] for e in table], [e[1] for e in table], down, state["monchi"]))
+    for seats, cards, down, monchi in tricks:
+        meri = order.is_trump(cards[0])
+        led = order.suit_of(cards[0])
         for i in range(1, len(cards)):
             if i in down or order.is_trump(cards[i]):
                 continue
@@ -111,7 +114,6 @@ def _limits(state: dict[str, Any], order: Order) -> list[_SeatLimits]:
                 seat_limits.no_trump = True
             elif monchi and order.suit_of(cards[i]) != led:
                 seat_limits.void.add(led)
-        monchi = monchi or meri
     for s, seat_limits in enumerate(limits):
         seat_limits.sun_ok = not state["played_trump"][s]
     return limits
