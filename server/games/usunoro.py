@@ -330,6 +330,10 @@ class Usunoro(Game):
         return [{"type": "auto_marked", "seats": seats}, *self._exchange(state, now)]
 
     # -- what seats see ----------------------------------------------------------------
+    def tie_order(self, state: State) -> list[int]:
+        """U10: the seats in the order their CPU moves fire when due at the same time."""
+        return list(state["tie_order"])
+
     def visible_hands(self, state: State, seat: int | None) -> list[bool]:
         """Which seats' hands (and marks) `seat` sees: its own, open hands, all at round end."""
         if state["phase"] in (DONE, VOID):
