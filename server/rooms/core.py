@@ -87,10 +87,10 @@ class RoomCore:
         """Start or stop game time; True if that changed anything."""
         if running == (self.run_since is not None):
             return False
-        if running:
+        if self.run_since is None:
             self.run_since = wall
         else:
-            self.game_ms += wall - (self.run_since or wall)
+            self.game_ms += wall - self.run_since
             self.run_since = None
         return True
 
@@ -180,18 +180,18 @@ class RoomCore:
         while self.status == "playing":
             limit = self.now(wall)
             deadline = self.game.deadline(self.state)
-            rank = self._tie_rank()
             due = sorted(
-                (p.due, rank.get(s, s), s)
-                for s, p in self.pending.items()
-                if p.due is not None and p.due <= limit
+                (p.due, s) for s, p in self.pending.items() if p.due is not None and p.due <= limit
             )
+            if len(due) > 1 and due[0][0] == due[1][0]:
+                rank = self._tie_rank()
+                due.sort(key=lambda d: (d[0], rank.get(d[1], len(rank) + d[1])))
             if deadline is not None and deadline <= limit and (not due or deadline <= due[0][0]):
                 events = self.game.expire(self.state, deadline)
                 self.log.append({"k": "x", "t": deadline})
                 self._after_change(events, deadline)
             elif due:
-                at, _, seat = due[0]
+                at, seat = due[0]
                 plan = self.pending.pop(seat)
                 events = []
                 if plan.action in self.game.actions(self.state, seat):
@@ -225,8 +225,13 @@ class RoomCore:
         self._plan(t, replan=bool(kinds & REPLAN_EVENTS))
 
     def _tie_rank(self) -> dict[int, int]:
+        """Seat -> rank for CPU moves due together: the engine's `tie_order` if it has one
+        (a method, or a public "tie_order" in the spectator view), else seat order."""
         order = getattr(self.game, "tie_order", None)
-        seats = order(self.state) if callable(order) else range(len(self.seats))
+        if callable(order):
+            seats = order(self.state)
+        else:
+            seats = self.game.view(self.state, None).get("tie_order") or []
         return {seat: i for i, seat in enumerate(seats)}
 
     def _plan(self, t: int, replan: bool) -> None:

@@ -400,6 +400,7 @@ class Room:
             "status": core.status,
             "paused": core.paused,
             "running": core.run_since is not None,
+            "game_ms": core.now(self.clock.now()),
             "host": core.settings.host,
         }
         built: dict[tuple[int, ...], dict[str, Any]] = {}
