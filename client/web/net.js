@@ -1,0 +1,134 @@
+// Talking to the server: JSON over HTTP for rooms and seats, msgpack over the websocket
+// for play (server/web/PROTOCOL.md is the reference). Seat tokens are kept in
+// localStorage so a reload or a visit tomorrow gets the same seat back.
+
+const { encode, decode } = window.MessagePack;
+
+export class ApiError extends Error {
+  constructor(code, message, status) {
+    super(message);
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** Call an HTTP route; resolves with the JSON answer or rejects with an ApiError. */
+export async function api(method, path, body) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (err) {
+    throw new ApiError("network", String(err), 0);
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const error = data || {};
+    throw new ApiError(error.code || "http_" + response.status, error.message || response.statusText,
+      response.status);
+  }
+  return data;
+}
+
+/** Seats this browser holds, per room code: [{seat, token}]. */
+export const seatStore = {
+  key: (code) => "zashiki.seats." + code,
+  get(code) {
+    try {
+      return JSON.parse(localStorage.getItem(this.key(code))) || [];
+    } catch {
+      return [];
+    }
+  },
+  add(code, seat, token) {
+    const held = this.get(code).filter((s) => s.seat !== seat);
+    held.push({ seat, token });
+    held.sort((a, b) => a.seat - b.seat);
+    localStorage.setItem(this.key(code), JSON.stringify(held));
+  },
+  forget(code) {
+    localStorage.removeItem(this.key(code));
+  },
+};
+
+/** Per-seat move numbers survive reloads, so a new move is never taken for a resend. */
+function nextSeq(code, seat) {
+  const key = `zashiki.seq.${code}.${seat}`;
+  const seq = (parseInt(localStorage.getItem(key) || "0", 10) || 0) + 1;
+  localStorage.setItem(key, String(seq));
+  return seq;
+}
+
+const FATAL_CLOSES = new Set([4000, 4001, 4004, 4009]);
+
+/**
+ * A room connection that reconnects by itself and resends unacknowledged moves with
+ * their original sequence numbers. `handlers`: onMessage(frame), onStatus(text).
+ */
+export class RoomSocket {
+  constructor(code, tokens, handlers) {
+    this.code = code;
+    this.tokens = tokens;
+    this.handlers = handlers;
+    this.pending = new Map(); // "seat:seq" -> move frame awaiting its ack
+    this.retry = 0;
+    this.closed = false;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws?room=${encodeURIComponent(this.code)}`);
+    ws.binaryType = "arraybuffer";
+    this.ws = ws;
+    this.handlers.onStatus("connecting");
+    ws.onopen = () => {
+      this.retry = 0;
+      ws.send(encode({ t: "hello", tokens: this.tokens }));
+      for (const frame of this.pending.values()) ws.send(encode(frame));
+    };
+    ws.onmessage = (event) => {
+      let frame;
+      try {
+        frame = decode(new Uint8Array(event.data));
+      } catch {
+        return;
+      }
+      if (frame.t === "ack" || (frame.t === "error" && frame.seq !== undefined)) {
+        this.pending.delete(`${frame.seat}:${frame.seq}`);
+      }
+      if (frame.t === "welcome" || frame.t === "view") this.handlers.onStatus("connected");
+      this.handlers.onMessage(frame);
+    };
+    ws.onclose = (event) => {
+      if (this.closed) return;
+      if (FATAL_CLOSES.has(event.code)) {
+        this.handlers.onStatus("refused", event.code, event.reason);
+        return;
+      }
+      this.handlers.onStatus("reconnecting");
+      const wait = Math.min(8000, 300 * 2 ** this.retry++);
+      setTimeout(() => this.closed || this.open(), wait);
+    };
+  }
+
+  send(frame) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(encode(frame));
+  }
+
+  /** Send a move for one of our seats; it is resent after a reconnect until acked. */
+  move(seat, action) {
+    const frame = { t: "move", seat, seq: nextSeq(this.code, seat), action };
+    this.pending.set(`${seat}:${frame.seq}`, frame);
+    this.send(frame);
+  }
+
+  close() {
+    this.closed = true;
+    if (this.ws) this.ws.close(1000);
+  }
+}

@@ -1,0 +1,277 @@
+// The Usunoro table (rules text 000 and RULINGS section 1): hands, passing, tokens, grabs.
+//
+// Selecting a card is local until Exchange sends the marks (one per seat this browser
+// holds). Grab buttons: one per held seat; with two seats F is Player 1 and J Player 2.
+// With a single human seat the central tokens grab too. After a new hand is drawn the
+// table reports "shown" so the server starts the CPUs' first-grab clocks.
+
+import { el, frenchCard, frenchCardName, placeText, replaceKeepingFocus } from "../components.js";
+import { t } from "../i18n.js";
+
+export const STRINGS = { en: {}, ja: {} };
+
+const GRAB_KEYS = ["f", "j"];
+
+/** One table instance per room page; `render(ctx, root)` runs on every change. */
+export function create(root) {
+  const selection = new Map(); // seat -> locally selected card (before Exchange)
+  let ctx = null;
+  let shownHandSeq = null;
+
+  function legal(seat) {
+    return (ctx.message.legal || {})[seat] || [];
+  }
+
+  function viewOf(seat) {
+    const views = ctx.message.views;
+    return (views && (views[seat] || views[String(seat)])) || ctx.message.view;
+  }
+
+  function can(seat, type) {
+    return legal(seat).some((a) => a.type === type);
+  }
+
+  function grab(seat) {
+    if (can(seat, "grab")) ctx.move(seat, { type: "grab" });
+  }
+
+  function deselect(seat) {
+    selection.delete(seat);
+    const view = viewOf(seat);
+    if (view.mark && can(seat, "unmark")) ctx.move(seat, { type: "unmark" });
+    draw();
+  }
+
+  function deselectAll() {
+    for (const seat of ctx.you) deselect(seat);
+  }
+
+  function toggle(seat, card) {
+    const view = viewOf(seat);
+    const current = view.mark || selection.get(seat);
+    if (current === card) {
+      deselect(seat);
+      return;
+    }
+    if (view.mark) {
+      // Already sent: changing it is a new mark, allowed until the exchange runs.
+      ctx.move(seat, { type: "mark", card });
+    } else {
+      selection.set(seat, card);
+    }
+    draw();
+  }
+
+  function exchange() {
+    for (const seat of ctx.you) {
+      const card = selection.get(seat);
+      if (card && can(seat, "mark")) ctx.move(seat, { type: "mark", card });
+    }
+    selection.clear();
+  }
+
+  function onKey(event) {
+    if (!ctx || event.target.closest("input, select, textarea, [role=dialog]")) return;
+    if (event.key === "Escape") {
+      deselectAll();
+      return;
+    }
+    const index = GRAB_KEYS.indexOf(event.key.toLowerCase());
+    if (index >= 0 && ctx.you[index] !== undefined) {
+      event.preventDefault();
+      grab(ctx.you[index]);
+    }
+  }
+  document.addEventListener("keydown", onKey);
+
+  function seatPanel(seat, view) {
+    const mine = ctx.you.includes(seat);
+    const taken = view.taken.includes(seat);
+    return el("div", { class: `seat${mine ? " me" : ""}`, "data-seat": seat },
+      el("div", { class: "name" }, ctx.seatLabel(seat)),
+      el("div", {},
+        taken ? el("span", { class: "badge strong", "data-taken": "" }, "✋ " + t("u_taken")) : null,
+        view.phase === "passing"
+          ? el("span", { class: "badge" }, view.marked[seat] ? "● " + t("u_marked") : "○ " + t("u_not_marked"))
+          : null),
+      el("div", {}, t("u_penalties", { n: view.penalties[seat] }) + " / " + view.penalty_limit));
+  }
+
+  function tokens(view) {
+    const single = ctx.you.length === 1;
+    const me = ctx.you[0];
+    const list = [];
+    for (let i = 0; i < 3; i++) {
+      const left = i < view.tokens_left;
+      if (left && single && can(me, "grab")) {
+        list.push(el("button", {
+          type: "button", class: "token", "data-key": "token-" + i, "aria-label": t("u_grab"),
+          onclick: () => grab(me),
+        }, t("u_token")));
+      } else {
+        list.push(el("span", {
+          class: `token${left ? "" : " gone"}`, role: "img",
+          "aria-label": left ? t("u_token") : t("u_taken"),
+        }, left ? t("u_token") : "—"));
+      }
+    }
+    return el("div", { class: "center" },
+      el("div", { class: "tokens", "aria-hidden": "false" }, list),
+      el("div", { id: "tokens-left", role: "status" }, t("u_tokens_left", { n: view.tokens_left })));
+  }
+
+  function hand(seat, view, label) {
+    const seatView = viewOf(seat);
+    const cards = seatView.hand || [];
+    const chosen = seatView.mark || selection.get(seat);
+    const passing = seatView.phase === "passing" && can(seat, "mark");
+    return el("div", { class: "hand-block", "data-hand": seat },
+      el("div", { class: "row" }, el("strong", {}, label),
+        passing && chosen
+          ? el("button", {
+            type: "button", class: "ghost", "data-key": "cancel-" + seat, onclick: () => deselect(seat),
+          }, t("u_cancel"))
+          : null),
+      el("div", {
+        class: "hand",
+        onclick: (e) => { if (e.target === e.currentTarget && chosen) deselect(seat); },
+      }, cards.map((card) => frenchCard(card, {
+        selected: card === chosen,
+        key: `card-${seat}-${card}`,
+        onclick: passing ? () => toggle(seat, card) : undefined,
+      }))),
+      el("div", { class: "muted" },
+        seatView.last_sent ? t("u_last_sent", { card: frenchCardName(seatView.last_sent) }) + " " : "",
+        seatView.last_received ? t("u_last_received", { card: frenchCardName(seatView.last_received) }) : ""));
+  }
+
+  function otherHands(view) {
+    // Open hands (same-device humans) during play, every hand once the round is over.
+    return view.hands
+      .map((cards, seat) => [cards, seat])
+      .filter(([cards, seat]) => cards && !ctx.you.includes(seat))
+      .map(([cards, seat]) => el("div", { class: "hand-block", "data-hand": seat },
+        el("strong", {}, t("u_hand_of", { who: ctx.seatLabel(seat) })),
+        el("div", { class: "hand" }, cards.map((card) => frenchCard(card)))));
+  }
+
+  function controls(view) {
+    const buttons = [];
+    if (view.phase === "passing") {
+      const unsent = ctx.you.filter((s) => !viewOf(s).mark && can(s, "mark"));
+      if (unsent.length) {
+        const ready = unsent.every((s) => selection.has(s));
+        buttons.push(el("button", {
+          type: "button", class: "big", id: "exchange", "data-key": "exchange", disabled: !ready, onclick: exchange,
+        }, t("u_exchange")));
+      }
+    }
+    ctx.you.forEach((seat, i) => {
+      const label = ctx.you.length > 1
+        ? t("u_grab_player", { who: ctx.seatLabel(seat), key: GRAB_KEYS[i].toUpperCase() })
+        : t("u_grab");
+      buttons.push(el("button", {
+        type: "button", class: "big", "data-key": "grab-" + seat, "data-grab": seat,
+        disabled: !can(seat, "grab"), onclick: () => grab(seat),
+      }, label));
+    });
+    const nextSeat = ctx.you.find((s) => can(s, "next"));
+    if (nextSeat !== undefined) {
+      buttons.push(el("button", {
+        type: "button", class: "big", id: "next-round", "data-key": "next-round",
+        onclick: () => ctx.move(nextSeat, { type: "next" }),
+      }, t("u_next_round")));
+    }
+    return el("div", { class: "controls" }, buttons);
+  }
+
+  function statusText(view) {
+    if (view.phase === "passing") {
+      const waiting = ctx.you.length && ctx.you.every((s) => viewOf(s).mark);
+      return waiting ? t("u_waiting_others") : t("u_phase_passing");
+    }
+    return t("u_phase_" + view.phase);
+  }
+
+  function roundResult(view) {
+    if (!view.result || (view.phase !== "done" && view.phase !== "void")) return null;
+    const { penalised, reason } = view.result;
+    let text = t("u_void_reason");
+    if (penalised !== null && penalised !== undefined) {
+      text = t(reason === "early_grab" ? "u_early_grab" : "u_round_penalty", { who: ctx.seatLabel(penalised) });
+    }
+    const outcome = ctx.message.outcome;
+    return el("div", { class: "result", id: "round-result", role: "status" },
+      el("strong", {}, view.match_over ? t("u_match_over") : t("u_phase_" + view.phase)),
+      el("p", {}, text),
+      outcome ? el("div", {},
+        el("p", {}, t("u_loser", { who: ctx.seatLabel(outcome.loser) })),
+        el("ol", {}, outcome.places
+          .map((place, seat) => [place, seat])
+          .sort((a, b) => a[0] - b[0])
+          .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${ctx.seatLabel(seat)} `
+            + t("u_penalties", { n: outcome.penalties[seat] }))))) : null);
+  }
+
+  function ranges(view) {
+    const current = (ctx.room && ctx.room.difficulty) || null;
+    return el("details", { class: "ranges panel", open: true },
+      el("summary", {}, t("u_cpu_ranges")),
+      el("table", {},
+        el("tr", {}, el("th", {}, ""), el("th", {}, t("u_first_grab")), el("th", {}, t("u_follow_up"))),
+        Object.entries(view.timing).map(([difficulty, times]) => el("tr", {
+          class: difficulty === current ? "current" : "",
+        }, el("th", {}, t("difficulty_" + difficulty)),
+        el("td", {}, times.first_grab.join("–")), el("td", {}, times.follow_up.join("–"))))));
+  }
+
+  function header(view) {
+    const room = ctx.room;
+    const canPause = room.can_pause !== false;
+    return el("div", { class: "row" },
+      el("span", { class: "badge" }, t("u_round", { n: view.round })),
+      el("span", { class: "badge" }, t("u_exchanges", { n: view.exchanges, cap: view.exchange_cap })),
+      el("span", { class: "badge" }, t("u_direction", { dir: t("u_dir_" + view.direction) })),
+      room.paused ? el("span", { class: "badge strong", id: "paused" }, "⏸ " + t("paused")) : null,
+      ctx.you.length && canPause ? el("button", {
+        type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
+        onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
+      }, room.paused ? t("resume") : t("pause")) : null,
+      el("button", {
+        type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
+      }, t("settings")));
+  }
+
+  function draw() {
+    if (!ctx) return;
+    const view = ctx.message.view;
+    if (view.phase !== "passing") selection.clear();
+    const myHands = ctx.you.map((seat) => hand(seat, view,
+      ctx.you.length > 1 ? t("u_hand_of", { who: ctx.seatLabel(seat) }) : t("u_your_hand")));
+    replaceKeepingFocus(root,
+      el("div", { class: "table", "data-phase": view.phase },
+        header(view),
+        el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(view)),
+        el("div", { class: "seats" }, [0, 1, 2, 3].map((seat) => seatPanel(seat, view))),
+        tokens(view),
+        el("div", { class: "hands" }, myHands, otherHands(view)),
+        controls(view),
+        roundResult(view),
+        ranges(view)));
+    if (view.hand_seq !== shownHandSeq && ctx.you.length) {
+      shownHandSeq = view.hand_seq;
+      // Report only once the browser has painted the new hand.
+      requestAnimationFrame(() => requestAnimationFrame(() => ctx.send({ t: "shown" })));
+    }
+  }
+
+  return {
+    render(context) {
+      ctx = context;
+      draw();
+    },
+    destroy() {
+      document.removeEventListener("keydown", onKey);
+    },
+  };
+}
