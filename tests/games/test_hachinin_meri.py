@@ -30,6 +30,7 @@ def at_play(
     state = GAME.new(8, GAME.resolve_options(options), 0)
     state.update(
         phase="play",
+        dealer=dealer,
         trump=okie[0],
         okie=okie,
         talon=["G9", "G8"],
