@@ -84,6 +84,7 @@ def shuffle_unseen(state: State, seat: int | None, rng: Any) -> State:
     if hidden_drawn:
         assert other.drawn is not None
         pool.append(other.drawn)
+    pool.sort()  # so the world depends only on which cards are unseen, not where they are
     rng.shuffle(pool)
     for s in others:
         hand, known = other.hands[s], other.known[s]
