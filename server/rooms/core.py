@@ -269,6 +269,7 @@ class RoomCore:
     def dump(self, wall: float) -> dict[str, Any]:
         """The whole room as plain data (game time banked up to `wall`)."""
         return {
+            "version": self.version,
             "settings": self.settings.dump(),
             "seats": [s.dump() for s in self.seats],
             "status": self.status,

@@ -205,6 +205,11 @@ class RoomManager:
             "save_seconds": sum(r.save_seconds for r in rooms) + self._retired["save_seconds"],
         }
 
+    def inspect(self, code: str) -> dict[str, Any] | None:
+        """The live room's whole state as it would be saved now (tests, debugging)."""
+        room = self._rooms.get(normalize_code(code))
+        return None if room is None else room.core.dump(self.clock.now())
+
     def live_codes(self) -> list[str]:
         """Codes of the rooms this process runs now."""
         return sorted(self._rooms)

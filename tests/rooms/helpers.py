@@ -20,10 +20,12 @@ class Player:
 
     Usunoro script: press "next" between rounds, mark the first markable card while
     unmarked, and grab only when `grabs` is set and the race is on (or its hand matches).
+    With `plays` unset it never moves; with `report_shown` unset it never reports "shown".
     """
 
-    def __init__(self, grabs: bool = False, report_shown: bool = True) -> None:
+    def __init__(self, grabs: bool = False, report_shown: bool = True, plays: bool = True) -> None:
         self.grabs = grabs
+        self.plays = plays
         self.report_shown = report_shown
         self.messages: list[dict[str, Any]] = []
         self.att: Attachment | None = None
@@ -69,7 +71,7 @@ class Player:
 
     async def act(self) -> bool:
         """Make the scripted moves on the latest view (once per view and seat)."""
-        if not self.messages or self.last["t"] != "view" or self.att is None:
+        if not self.plays or not self.messages or self.last["t"] != "view" or self.att is None:
             return False
         moved = False
         for seat in self.last["you"]:
