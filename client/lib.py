@@ -16,6 +16,7 @@ number again without applying the move twice. Frames are described in server/web
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import urllib.error
 import urllib.request
@@ -63,20 +64,25 @@ class Client:
         self,
         game: str,
         *,
-        seats: int | None = None,
-        open_seats: list[int] | None = None,
+        seats: list[str] | None = None,
         options: dict[str, Any] | None = None,
         difficulty: str = "normal",
         public: bool = False,
+        name: str = "",
     ) -> Seat:
-        """Create a room and take its seat 0 as host; `open_seats` are kept for friends."""
+        """Create a room and hold its host seat.
+
+        `seats` lists each seat as "host", "open" (for a friend) or "cpu"; by default the
+        host is seat 0 and every other seat is open. Open seats left when the match
+        starts are played by CPUs of `difficulty`.
+        """
         body: dict[str, Any] = {"game": game, "difficulty": difficulty, "public": public}
         if seats is not None:
             body["seats"] = seats
-        if open_seats is not None:
-            body["open_seats"] = open_seats
         if options is not None:
             body["options"] = options
+        if name:
+            body["name"] = name
         answer = await self._call("POST", "/api/rooms", body)
         return Seat(answer["code"], answer["seat"], answer["token"])
 
@@ -218,10 +224,8 @@ class Connection:
     async def _send(self, frame: bytes) -> None:
         # A send on a dropped socket is not an error: the reader reconnects and resends.
         if self._ws is not None:
-            try:
+            with contextlib.suppress(websockets.ConnectionClosed):
                 await self._ws.send(frame)
-            except websockets.ConnectionClosed:
-                pass
 
     async def _read_forever(self) -> None:
         while True:

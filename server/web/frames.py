@@ -40,6 +40,7 @@ class Close:
     ROOM_NOT_FOUND = 4004
     HELLO_TIMEOUT = 4008
     TOO_MANY_CONNECTIONS = 4009
+    ROOM_MOVED = 4010  # the room stopped running on this process: reconnect
 
 
 class FrameError(Exception):

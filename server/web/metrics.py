@@ -40,7 +40,7 @@ class Histogram:
 
 
 class Metrics:
-    """What the web layer counts; the room manager reports rooms and save latency."""
+    """What the web layer counts; the room manager reports rooms and saves."""
 
     def __init__(self) -> None:
         self.connections = 0
@@ -61,11 +61,12 @@ class Metrics:
             self._recent.popleft()
         return len(self._recent) / RATE_WINDOW_S
 
-    def render(self, now: float, rooms_live: int, saves: Histogram | None) -> str:
-        """The whole `/metrics` page."""
+    def render(self, now: float, rooms: dict[str, float]) -> str:
+        """The whole `/metrics` page; `rooms` is the room manager's `stats()`."""
+        saves = int(rooms["saves"])
         lines = [
             "# TYPE zashiki_rooms_live gauge",
-            f"zashiki_rooms_live {rooms_live}",
+            f"zashiki_rooms_live {int(rooms['rooms_live'])}",
             "# TYPE zashiki_connections gauge",
             f"zashiki_connections {self.connections}",
             "# TYPE zashiki_moves_total counter",
@@ -74,9 +75,13 @@ class Metrics:
             f"zashiki_moves_per_second {self.moves_per_second(now):.1f}",
             "# TYPE zashiki_move_ack_seconds histogram",
             *self.move_latency.lines("zashiki_move_ack_seconds"),
+            "# TYPE zashiki_saves_total counter",
+            f"zashiki_saves_total {saves}",
+            "# TYPE zashiki_save_seconds_total counter",
+            f"zashiki_save_seconds_total {rooms['save_seconds']:.6f}",
+            "# TYPE zashiki_save_seconds_mean gauge",
+            f"zashiki_save_seconds_mean {rooms['save_seconds'] / saves if saves else 0.0:.6f}",
             "# TYPE zashiki_errors_total counter",
             *(f'zashiki_errors_total{{code="{c}"}} {n}' for c, n in sorted(self.errors.items())),
         ]
-        if saves is not None:
-            lines += ["# TYPE zashiki_save_seconds histogram", *saves.lines("zashiki_save_seconds")]
         return "\n".join(lines) + "\n"

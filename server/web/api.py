@@ -1,0 +1,172 @@
+"""The HTTP API (JSON): games, rooms, seats, start; plus /healthz and /metrics.
+
+Handlers only translate: they check the request's shape, call the room manager and turn
+its answers and RoomErrors into JSON. See PROTOCOL.md for every route.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from server.games import registry
+from server.rooms.errors import RoomError
+
+MAX_BODY = 16 * 1024
+
+# HTTP status for each RoomError code; anything else is a 400.
+STATUS = {
+    "room_not_found": 404,
+    "bad_token": 403,
+    "not_host": 403,
+    "not_your_seat": 403,
+    "too_large": 413,
+    "room_full": 409,
+    "already_started": 409,
+    "not_started": 409,
+    "match_over": 409,
+    "room_elsewhere": 503,
+    "room_moved": 503,
+    "server_shutdown": 503,
+    "internal": 500,
+    "store_error": 503,
+}
+
+
+def failure(code: str, message: str, status: int | None = None) -> JSONResponse:
+    """The JSON error answer: {"code", "message"}."""
+    return JSONResponse({"code": code, "message": message}, status or STATUS.get(code, 400))
+
+
+async def body(request: Request) -> dict[str, Any]:
+    """The request's JSON object (empty when there is no body); RoomError if malformed."""
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise RoomError("too_large", f"request bodies are limited to {MAX_BODY} bytes")
+    if not raw:
+        return {}
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise RoomError("bad_request", "the body must be JSON") from None
+    if not isinstance(data, dict):
+        raise RoomError("bad_request", "the body must be a JSON object")
+    return data
+
+
+def field(data: dict[str, Any], name: str, kind: type, default: Any = ...) -> Any:
+    """One typed field of a request body; RoomError('bad_request') if missing or mistyped."""
+    if name not in data:
+        if default is ...:
+            raise RoomError("bad_request", f"missing field {name!r}")
+        return default
+    value = data[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RoomError("bad_request", f"field {name!r} must be {kind.__name__}")
+    return value
+
+
+def translated(handler: Any) -> Any:
+    """Wrap a handler so RoomErrors become JSON error answers."""
+
+    async def run(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except RoomError as exc:
+            return failure(exc.code, exc.message)
+
+    run.__name__ = handler.__name__
+    run.__doc__ = handler.__doc__
+    return run
+
+
+async def list_games(request: Request) -> Response:
+    """Every game with its seat counts and options."""
+    return JSONResponse({"games": [g.describe() for g in registry.games().values()]})
+
+
+async def create_room(request: Request) -> Response:
+    """Create a room; the caller becomes its host and gets the host seat's token."""
+    data = await body(request)
+    game_id = field(data, "game", str)
+    if game_id not in registry.games():
+        raise RoomError("bad_game", f"no game called {game_id!r}")
+    # By default the host sits at seat 0 and every other seat waits for a friend (a
+    # still-open seat becomes a CPU when the match starts).
+    default = ["host"] + ["open"] * (registry.get(game_id).max_seats - 1)
+    seats = field(data, "seats", list, default)
+    if not all(isinstance(kind, str) for kind in seats):
+        raise RoomError("bad_request", 'field "seats" must list "host", "open" or "cpu"')
+    code, seat, token = await request.app.state.services.manager.create_room(
+        game_id,
+        field(data, "options", dict, None),
+        seats,
+        difficulty=field(data, "difficulty", str, "normal"),
+        public=field(data, "public", bool, False),
+        name=field(data, "name", str, ""),
+        host_name=field(data, "host_name", str, ""),
+    )
+    return JSONResponse({"code": code, "seat": seat, "token": token}, 201)
+
+
+async def public_rooms(request: Request) -> Response:
+    """Public rooms with a seat still open."""
+    return JSONResponse({"rooms": await request.app.state.services.manager.public_rooms()})
+
+
+async def room_summary(request: Request) -> Response:
+    """A room's public summary."""
+    code = request.path_params["code"]
+    return JSONResponse(await request.app.state.services.manager.room_summary(code))
+
+
+async def take_seat(request: Request) -> Response:
+    """Take an open seat (a given one, or the lowest) and get its token."""
+    data = await body(request)
+    code = request.path_params["code"]
+    seat, token = await request.app.state.services.manager.take_seat(
+        code, field(data, "seat", int, None), field(data, "name", str, "")
+    )
+    return JSONResponse({"code": code, "seat": seat, "token": token}, 201)
+
+
+async def start_match(request: Request) -> Response:
+    """Start the match (host token); open seats become CPUs."""
+    data = await body(request)
+    code = request.path_params["code"]
+    manager = request.app.state.services.manager
+    await manager.start_match(code, field(data, "token", str))
+    return JSONResponse(await manager.room_summary(code))
+
+
+async def healthz(request: Request) -> Response:
+    """200 when the store answers, 503 when it does not."""
+    try:
+        ok = await request.app.state.services.store.ping()
+    except Exception:  # any failure to reach the store is "unhealthy", never a 500
+        ok = False
+    return JSONResponse({"ok": ok}, 200 if ok else 503)
+
+
+async def metrics(request: Request) -> Response:
+    """Prometheus text: rooms live, connections, moves, move and save latency."""
+    services = request.app.state.services
+    text = services.metrics.render(time.monotonic(), services.manager.stats())
+    return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
+
+
+routes = [
+    Route("/api/games", translated(list_games), methods=["GET"]),
+    Route("/api/rooms", translated(create_room), methods=["POST"]),
+    Route("/api/rooms", translated(public_rooms), methods=["GET"]),
+    Route("/api/rooms/{code}", translated(room_summary), methods=["GET"]),
+    Route("/api/rooms/{code}/seats", translated(take_seat), methods=["POST"]),
+    Route("/api/rooms/{code}/start", translated(start_match), methods=["POST"]),
+    Route("/healthz", healthz, methods=["GET"]),
+    Route("/metrics", metrics, methods=["GET"]),
+]

@@ -1,0 +1,96 @@
+"""The starlette application: routes, shared resources made and closed in the lifespan.
+
+`create_app(redis_url)` builds the app; the store, the room manager and the metrics live
+on `app.state.services` from start-up to shutdown. Shutdown closes the manager first
+(it saves what is pending) and the store last.
+"""
+
+from __future__ import annotations
+
+import gc
+import logging
+import os
+import secrets
+import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.routing import Mount, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+
+from server.rooms.clock import RealClock
+from server.rooms.manager import RoomManager
+from server.store.memory_store import MemoryStore
+from server.store.store import Store
+from server.web import api, ws
+from server.web.limits import Limits, RoomConnections
+from server.web.metrics import Metrics
+
+log = logging.getLogger("zashiki")
+
+STATIC_DIR = Path(__file__).resolve().parents[2] / "client" / "web"
+
+
+@dataclass
+class Services:
+    """What every request handler shares."""
+
+    store: Store
+    manager: RoomManager
+    limits: Limits
+    metrics: Metrics = field(default_factory=Metrics)
+    connections: RoomConnections = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.connections = RoomConnections(self.limits.connections_per_room)
+
+
+def describe_store(redis_url: str | None) -> str:
+    """The log line naming where rooms are kept."""
+    if redis_url:
+        return f"store: Redis at {redis_url}"
+    return "store: in-process memory (no Redis address given; rooms end with the process)"
+
+
+def make_store(redis_url: str | None) -> Store:
+    """The Redis store when an address is given, else the in-process one."""
+    if not redis_url:
+        return MemoryStore()
+    from server.store.redis_store import RedisStore
+
+    return RedisStore(redis_url)
+
+
+def create_app(redis_url: str | None = None, limits: Limits | None = None) -> Starlette:
+    """The whole server as one ASGI app."""
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = make_store(redis_url)
+        await store.start()
+        # The lease owner id: unique per process, readable in Redis when debugging.
+        owner = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        manager = RoomManager(store, RealClock(), instance_id=owner)
+        await manager.start()
+        app.state.services = Services(store, manager, limits or Limits())
+        # Everything made so far lives as long as the process: keep it out of the
+        # collector's generations so full collections stay short under load.
+        gc.collect()
+        gc.freeze()
+        try:
+            yield
+        finally:
+            await manager.aclose()
+            await store.aclose()
+            log.info("rooms saved; store closed")
+
+    routes = [
+        *api.routes,
+        WebSocketRoute("/ws", ws.play),
+    ]
+    if STATIC_DIR.is_dir():
+        routes.append(Mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="client"))
+    return Starlette(routes=routes, lifespan=lifespan)

@@ -1,0 +1,34 @@
+"""Run the app under uvicorn with the fast transports (uvloop, httptools, websockets)."""
+
+from __future__ import annotations
+
+import logging
+
+import uvicorn
+
+from server.web.app import create_app, describe_store
+from server.web.limits import Limits
+
+log = logging.getLogger("zashiki")
+
+
+def serve(host: str, port: int, redis_url: str | None, limits: Limits | None = None) -> None:
+    """Serve until SIGINT/SIGTERM; the app's lifespan saves and closes on the way out."""
+    limits = limits or Limits()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    log.info(describe_store(redis_url))
+    config = uvicorn.Config(
+        create_app(redis_url, limits),
+        host=host,
+        port=port,
+        loop="uvloop",
+        http="httptools",
+        ws="websockets-sansio",
+        ws_max_size=limits.transport_max_frame,
+        # Frames are small msgpack maps; compressing them costs more CPU than it saves.
+        ws_per_message_deflate=False,
+        lifespan="on",
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
+    uvicorn.Server(config).run()

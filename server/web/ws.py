@@ -1,0 +1,217 @@
+"""The websocket endpoint `/ws?room=CODE`: hello, then moves in and views out.
+
+One handler per connection: it authenticates with the first frame, attaches to the room
+(the manager calls back with each fresh view), and then reads frames one at a time. Views
+go out through an `Outbox`, a per-connection writer, so the room never waits on a slow
+socket. A refused frame gets an error frame and changes nothing; only a failed hello
+closes the connection.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from server.rooms.errors import RoomError
+from server.web import frames
+from server.web.frames import Close, FrameError
+from server.web.limits import TokenBucket
+
+# Close code for a RoomError raised while attaching; other codes close with BAD_HELLO.
+ATTACH_CLOSE = {"room_not_found": Close.ROOM_NOT_FOUND, "bad_token": Close.BAD_TOKEN}
+# Close code when the room stops running here ({"t": "closed"} from the room).
+ROOM_CLOSED = {"server_shutdown": Close.SERVICE_RESTART}
+
+
+class Outbox:
+    """Frames waiting to go out on one websocket, written in order by one task.
+
+    The writer starts with `start()`, so frames queued while attaching (the first view)
+    can be preceded by the welcome frame.
+    """
+
+    def __init__(self, websocket: WebSocket) -> None:
+        self.websocket = websocket
+        self.queue: deque[bytes] = deque()
+        self.ready = asyncio.Event()
+        self.close_code: int | None = None
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self, first: bytes) -> None:
+        """Send `first` ahead of anything queued, then keep writing."""
+        self.queue.appendleft(first)
+        self.ready.set()
+        self.task = asyncio.create_task(self._write())
+
+    def push(self, data: bytes) -> None:
+        """Queue one frame; never blocks."""
+        self.queue.append(data)
+        self.ready.set()
+
+    def push_view(self, message: dict[str, Any]) -> None:
+        """The room's listener: pack this connection's message once and queue it.
+
+        A "closed" message (the room stopped running here) is the last frame; the
+        connection is then closed so the client reconnects, possibly elsewhere.
+        """
+        self.push(frames.encode(message))
+        if message.get("t") == "closed":
+            self.close_code = ROOM_CLOSED.get(message.get("code", ""), Close.ROOM_MOVED)
+            self.ready.set()
+
+    async def _write(self) -> None:
+        send = self.websocket.send_bytes
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            while True:
+                await self.ready.wait()
+                self.ready.clear()
+                while self.queue:
+                    await send(self.queue.popleft())
+                if self.close_code is not None:
+                    await self.websocket.close(self.close_code)
+                    return
+
+    async def aclose(self) -> None:
+        """Stop the writer (frames still queued for a departed client are dropped)."""
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+
+
+async def receive_frame(websocket: WebSocket) -> bytes | str | None:
+    """The next client frame's payload, or None once the client has gone."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        return None
+    data = message.get("bytes")
+    return data if data is not None else message.get("text", "")
+
+
+async def refuse(websocket: WebSocket, code: str, message: str, close: int) -> None:
+    """Send one error frame, then close with a named close code."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        await websocket.send_bytes(frames.error(code, message))
+        await websocket.close(close)
+
+
+async def play(websocket: WebSocket) -> None:
+    """The endpoint: see the module docstring and PROTOCOL.md."""
+    services = websocket.app.state.services
+    limits = services.limits
+    room = websocket.query_params.get("room", "").strip().upper()
+    await websocket.accept()
+    try:
+        data = await asyncio.wait_for(receive_frame(websocket), limits.hello_timeout_s)
+    except TimeoutError:
+        await refuse(websocket, frames.BAD_FRAME, "no hello frame in time", Close.HELLO_TIMEOUT)
+        return
+    if data is None:
+        return
+    try:
+        hello = frames.parse(data, limits.max_frame)
+        if hello["t"] != "hello":
+            raise FrameError(frames.BAD_FRAME, "the first frame must be a hello")
+    except FrameError as exc:
+        await refuse(websocket, exc.code, exc.message, Close.BAD_HELLO)
+        return
+    if not services.connections.enter(room):
+        await refuse(
+            websocket,
+            frames.TOO_MANY_CONNECTIONS,
+            f"a room takes at most {limits.connections_per_room} connections",
+            Close.TOO_MANY_CONNECTIONS,
+        )
+        return
+    try:
+        await serve_attached(websocket, services, room, hello["tokens"])
+    finally:
+        services.connections.leave(room)
+
+
+async def serve_attached(websocket: WebSocket, services: Any, room: str, tokens: list[str]) -> None:
+    """Attach to the room, welcome the client, then handle its frames until it leaves."""
+    outbox = Outbox(websocket)
+    try:
+        attachment = await services.manager.attach(room, tokens, outbox.push_view)
+    except RoomError as exc:
+        await refuse(websocket, exc.code, exc.message, ATTACH_CLOSE.get(exc.code, Close.BAD_HELLO))
+        return
+    metrics = services.metrics
+    metrics.connections += 1
+    try:
+        outbox.start(frames.encode(welcome(attachment)))
+        await read_frames(websocket, services, attachment, outbox)
+    finally:
+        metrics.connections -= 1
+        attachment.detach()
+        await outbox.aclose()
+
+
+def welcome(attachment: Any) -> dict[str, Any]:
+    """The first frame after a good hello: the room, the seats held, their last move seq.
+
+    `last_seq` lets a client that lost its counter (a reloaded page) go on numbering.
+    """
+    seqs = attachment.room.core.seqs
+    return {
+        "t": "welcome",
+        "room": attachment.code,
+        "seats": list(attachment.seats),
+        "last_seq": {seat: seqs[seat][0] for seat in attachment.seats if seat in seqs},
+    }
+
+
+async def read_frames(websocket: WebSocket, services: Any, attachment: Any, outbox: Outbox) -> None:
+    """The receive loop: one frame at a time, each answered or refused."""
+    limits, metrics = services.limits, services.metrics
+    bucket = TokenBucket(limits.frames_per_second, limits.frame_burst, time.monotonic())
+    while True:
+        data = await receive_frame(websocket)
+        if data is None:
+            return
+        context: dict[str, Any] = {}
+        try:
+            frame = frames.parse(data, limits.max_frame)
+            if frame["t"] == "move":
+                context = {"seat": frame["seat"], "seq": frame["seq"]}
+            if not bucket.take(time.monotonic()):
+                raise FrameError(frames.RATE_LIMITED, "too many frames; slow down")
+            reply = await handle(frame, attachment, metrics)
+        except (FrameError, RoomError) as exc:
+            metrics.errors[exc.code] += 1
+            outbox.push(frames.error(exc.code, exc.message, **context))
+            continue
+        if reply is not None:
+            outbox.push(frames.encode(reply))
+
+
+async def handle(frame: dict[str, Any], attachment: Any, metrics: Any) -> dict[str, Any] | None:
+    """Carry out one checked frame; returns the reply frame, if the frame has one."""
+    kind = frame["t"]
+    if kind == "move":
+        started = time.monotonic()
+        answer = await attachment.move(frame["seat"], frame["seq"], frame["action"])
+        now = time.monotonic()
+        metrics.move_done(now, now - started)
+        seat, seq = frame["seat"], frame["seq"]
+        return {"t": "ack", "seat": seat, "seq": seq, "version": answer["version"]}
+    if kind == "shown":
+        version = frame.get("version")
+        attachment.shown(version if isinstance(version, int) else None)
+    elif kind == "visible":
+        attachment.visible(frame["visible"])
+    elif kind == "pause":
+        await attachment.pause()
+    elif kind == "resume":
+        await attachment.resume()
+    elif kind == "ping":
+        return {"t": "pong"}
+    elif kind == "hello":
+        raise FrameError(frames.BAD_FRAME, "already authenticated")
+    return None
