@@ -69,6 +69,7 @@ class RoomManager:
         self._rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._housekeeping: TimerHandle | None = None
+        self._housekeeper: asyncio.Task[None] | None = None
         self._closed = False
         # Counters of rooms already unloaded, so stats() totals never go down.
         self._retired = {"moves": 0.0, "saves": 0.0, "save_seconds": 0.0}
@@ -83,6 +84,8 @@ class RoomManager:
         self._closed = True
         if self._housekeeping is not None:
             self._housekeeping.cancel()
+        if self._housekeeper is not None:
+            await self._housekeeper
         for code in list(self._rooms):
             await self._unload(code, "server_shutdown")
 
@@ -215,7 +218,9 @@ class RoomManager:
         return sorted(self._rooms)
 
     async def settled(self) -> None:
-        """Wait until every live room has handled all its queued inputs (tests)."""
+        """Wait until housekeeping and every live room's queued inputs are done (tests)."""
+        if self._housekeeper is not None and not self._housekeeper.done():
+            await self._housekeeper
         for room in list(self._rooms.values()):
             await room.settled()
 
@@ -300,10 +305,10 @@ class RoomManager:
     def _schedule_housekeeping(self) -> None:
         if self._closed:
             return
-        self._housekeeping = self.clock.call_at(
-            self.clock.now() + self.lease_ms / 3,
-            lambda: asyncio.get_running_loop().create_task(self._housekeep()),
-        )
+        self._housekeeping = self.clock.call_at(self.clock.now() + self.lease_ms / 3, self._wake)
+
+    def _wake(self) -> None:
+        self._housekeeper = asyncio.get_running_loop().create_task(self._housekeep())
 
     async def _housekeep(self) -> None:
         """Renew leases, drop rooms whose lease was lost, unload long-idle rooms."""

@@ -422,7 +422,9 @@ class Room:
 
         "view" is the first held seat's view (the spectator view when none); with two
         seats "views" maps each held seat to its view. "legal" maps each held seat the
-        client may move for to its legal actions. "outcome" appears once the match ends.
+        client may move for to its legal actions; "seqs" each held seat's last accepted
+        move number (a fresh client continues from it). "outcome" appears once the match
+        ends.
         """
         core, game, state = self.core, self.core.game, self.core.state
         message: dict[str, Any] = {
@@ -433,6 +435,7 @@ class Room:
             "you": list(held),
             "view": None,
             "legal": {},
+            "seqs": {s: core.seqs[s][0] for s in held if s in core.seqs},
             "events": events,
         }
         if state is None:
