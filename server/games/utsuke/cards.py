@@ -79,5 +79,5 @@ def table_order(seats: int, lord_after: int) -> list[int]:
     """Hand ids clockwise: players 0..N-1, the Lord = N sitting after `lord_after`,
     and at two players the Prince = 3 sitting after the other player."""
     if seats == 2:
-        return [lord_after, 2, 1 - lord_after, 3]
+        return [0, 2, 1, 3] if lord_after == 0 else [0, 3, 1, 2]
     return [*range(lord_after + 1), seats, *range(lord_after + 1, seats)]
