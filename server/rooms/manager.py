@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 from server.bots.contract import Policy
@@ -69,7 +70,7 @@ class RoomManager:
         self._rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
         self._housekeeping: TimerHandle | None = None
-        self._housekeeper: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
         self._closed = False
         # Counters of rooms already unloaded, so stats() totals never go down.
         self._retired = {"moves": 0.0, "saves": 0.0, "save_seconds": 0.0}
@@ -84,8 +85,8 @@ class RoomManager:
         self._closed = True
         if self._housekeeping is not None:
             self._housekeeping.cancel()
-        if self._housekeeper is not None:
-            await self._housekeeper
+        while self._background:
+            await asyncio.gather(*self._background)
         for code in list(self._rooms):
             await self._unload(code, "server_shutdown")
 
@@ -219,8 +220,8 @@ class RoomManager:
 
     async def settled(self) -> None:
         """Wait until housekeeping and every live room's queued inputs are done (tests)."""
-        if self._housekeeper is not None and not self._housekeeper.done():
-            await self._housekeeper
+        while self._background:
+            await asyncio.gather(*self._background)
         for room in list(self._rooms.values()):
             await room.settled()
 
@@ -290,7 +291,7 @@ class RoomManager:
     def _on_lost(self, room: Room) -> None:
         """A room found it was taken over (stale save): drop it without saving."""
         if self._rooms.get(room.code) is room:
-            asyncio.get_running_loop().create_task(self._unload(room.code, "room_moved"))
+            self._spawn(self._unload(room.code, "room_moved"))
 
     async def _unload(self, code: str, reason: str) -> None:
         room = self._rooms.pop(code, None)
@@ -308,7 +309,13 @@ class RoomManager:
         self._housekeeping = self.clock.call_at(self.clock.now() + self.lease_ms / 3, self._wake)
 
     def _wake(self) -> None:
-        self._housekeeper = asyncio.get_running_loop().create_task(self._housekeep())
+        self._spawn(self._housekeep())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run background work, kept until done so `settled`/`aclose` can wait for it."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _housekeep(self) -> None:
         """Renew leases, drop rooms whose lease was lost, unload long-idle rooms."""

@@ -1,0 +1,91 @@
+"""Moves through a room: sequence numbers, racing inputs, refused moves, stale saves."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.rooms.errors import RoomError
+from tests.rooms.helpers import Env, Player
+
+
+async def started(env: Env, seed: int = 1, humans: int = 1) -> tuple[str, list[str], Player]:
+    code, tokens = await env.usunoro(humans=humans, seed=seed)
+    player = await env.join(code, tokens, Player(plays=False))
+    await env.manager.start_match(code, tokens[0])
+    return code, tokens, player
+
+
+def marks(player: Player) -> list[dict]:
+    return [a for a in player.last["legal"][0] if a["type"] == "mark"]
+
+
+async def test_a_repeated_sequence_number_gets_the_same_answer_and_applies_once(env: Env) -> None:
+    code, _, player = await started(env)
+    first, second = marks(player)[:2]
+    answer = await player.att.move(0, 7, first)
+    again = await player.att.move(0, 7, second)
+    assert again == answer
+    saved = await env.saved(code)
+    assert saved["version"] == answer["version"]
+    assert saved["state"]["marks"][0] == first["card"]
+
+
+async def test_an_older_sequence_number_is_refused(env: Env) -> None:
+    _, _, player = await started(env)
+    await player.att.move(0, 5, marks(player)[0])
+    with pytest.raises(RoomError, match="stale_seq"):
+        await player.att.move(0, 4, marks(player)[1])
+
+
+async def test_racing_inputs_are_handled_one_at_a_time_in_arrival_order(env: Env) -> None:
+    code, _, player = await started(env)
+    first, second = marks(player)[:2]
+    one, two = await asyncio.gather(player.att.move(0, 1, first), player.att.move(0, 2, second))
+    assert two["version"] == one["version"] + 1
+    assert (await env.saved(code))["state"]["marks"][0] == second["card"]
+
+
+async def test_an_illegal_move_is_refused_and_changes_nothing(env: Env) -> None:
+    code, _, player = await started(env)
+    before = await env.saved(code)
+    with pytest.raises(RoomError, match="illegal_action"):
+        await player.att.move(0, 1, {"type": "mark", "card": "ZZ"})
+    assert await env.saved(code) == before
+
+
+async def test_a_move_for_a_seat_not_held_is_refused(env: Env) -> None:
+    _, _, player = await started(env)
+    with pytest.raises(RoomError, match="not_your_seat"):
+        await player.att.move(1, 1, {"type": "grab"})
+
+
+async def test_a_malformed_move_is_refused(env: Env) -> None:
+    _, _, player = await started(env)
+    with pytest.raises(RoomError, match="bad_request"):
+        await player.att.move(0, "one", {"type": "grab"})  # type: ignore[arg-type]
+
+
+async def test_a_save_on_a_stale_version_is_refused_and_the_room_stops(env: Env) -> None:
+    code, _, player = await started(env)
+    stored = await env.store.load(code)
+    assert stored is not None
+    await env.store.save(code, stored.version + 1, stored.blob)  # another process saved
+    with pytest.raises(RoomError, match="room_moved"):
+        await player.att.move(0, 1, marks(player)[0])
+    await env.manager.settled()
+    assert env.manager.live_codes() == []
+    assert player.last == {
+        "t": "closed",
+        "code": "room_moved",
+        "message": "the room stopped on this server",
+    }
+    assert (await env.store.load(code)).version == stored.version + 1  # type: ignore[union-attr]
+
+
+async def test_moves_before_the_start_are_refused(env: Env) -> None:
+    code, tokens = await env.usunoro(humans=1)
+    player = await env.join(code, tokens, Player(plays=False))
+    with pytest.raises(RoomError, match="not_started"):
+        await player.att.move(0, 1, {"type": "grab"})
