@@ -20,8 +20,13 @@ from tests.conftest import free_port, wait_for_port
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
 ]
 
 
@@ -36,9 +41,20 @@ def server_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
     port = free_port()
     log = (tmp_path_factory.mktemp("browser-server") / "server.log").open("wb")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "server", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--redis-url", redis_url],
-        stdout=log, stderr=subprocess.STDOUT,
+        [
+            sys.executable,
+            "-m",
+            "server",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--redis-url",
+            redis_url,
+        ],
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         wait_for_port(port, proc, timeout=20)
@@ -57,8 +73,10 @@ def browser() -> Iterator[object]:
     """One headless Chromium for the session."""
     path = chromium_path()
     if path is None:
-        pytest.fail("Chromium is missing: install Debian's chromium (.ci/run does) or set "
-                    "CHROMIUM_PATH", pytrace=False)
+        pytest.fail(
+            "Chromium is missing: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH",
+            pytrace=False,
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
