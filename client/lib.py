@@ -104,10 +104,15 @@ class Client:
         """Start the match (host only); still-open seats become CPUs."""
         return await self._call("POST", f"/api/rooms/{code}/start", {"token": token})
 
-    async def connect(self, code: str, tokens: list[str] | None = None) -> Connection:
-        """Open a play connection holding `tokens` (none: spectator, two: same device)."""
+    async def connect(
+        self, code: str, tokens: list[str] | None = None, *, record: bool = False
+    ) -> Connection:
+        """Open a play connection holding `tokens` (none: spectator, two: same device).
+
+        With `record`, the connection keeps every frame it receives, as bytes, in `raw`.
+        """
         ws_url = "ws" + self.base_url.removeprefix("http") + f"/ws?room={code}"
-        conn = Connection(ws_url, list(tokens or []))
+        conn = Connection(ws_url, list(tokens or []), record=record)
         await conn.open()
         return conn
 
@@ -132,13 +137,14 @@ class Client:
 class Connection:
     """One websocket to one room; see the module docstring for reconnect and resend."""
 
-    def __init__(self, url: str, tokens: list[str]) -> None:
+    def __init__(self, url: str, tokens: list[str], record: bool = False) -> None:
         self.url = url
         self.tokens = tokens
         self.seats: list[int] = []
         self.view: dict[str, Any] | None = None
         self.reconnects = 0
         self.errors: list[dict[str, Any]] = []  # error frames not answering a pending move
+        self.raw: list[bytes] | None = [] if record else None
         self._ws: ClientConnection | None = None
         self._views: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._pending: dict[tuple[int, int], tuple[bytes, asyncio.Future[dict[str, Any]]]] = {}
@@ -213,7 +219,10 @@ class Connection:
     async def _handshake(self) -> None:
         self._ws = await connect(self.url, compression=None, max_size=2**22)
         await self._ws.send(codec.pack({"t": "hello", "tokens": self.tokens}))
-        first = codec.unpack(await self._ws.recv())
+        data = await self._ws.recv()
+        if self.raw is not None:
+            self.raw.append(data)
+        first = codec.unpack(data)
         if first.get("t") == "error":
             await self._ws.close()
             raise ZashikiError(first["code"], first["message"])
@@ -232,6 +241,8 @@ class Connection:
             try:
                 assert self._ws is not None
                 async for data in self._ws:
+                    if self.raw is not None:
+                        self.raw.append(data)
                     self._dispatch(codec.unpack(data))
             except websockets.ConnectionClosed:
                 pass

@@ -1,0 +1,42 @@
+"""Driving connections through a match with the plain player (see players.py)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from client.lib import Connection, ZashikiError
+from tests.net.players import choose, seat_view
+
+MATCH_TIMEOUT_S = 60.0
+
+
+async def play(conn: Connection) -> dict[str, Any]:
+    """Play every seat `conn` holds until the match is over; returns the last view message.
+
+    Each view is reported shown at once (so game clocks start without the 1.5 s cap), and
+    decisions use the newest view received. Moves that lost a race are refused with
+    illegal_action, which is part of real-time play and ignored here.
+    """
+    async for message in conn.views():
+        message = conn.view or message
+        await conn.send({"t": "shown", "version": message["version"]})
+        if message["room"]["status"] == "over":
+            return message
+        for seat, legal in message["legal"].items():
+            move = choose(seat_view(message, seat), legal)
+            if move is None:
+                continue
+            try:
+                await conn.move(move, seat=seat)
+            except ZashikiError as exc:
+                if exc.code != "illegal_action":
+                    raise
+    raise ConnectionError("the connection closed before the match ended")
+
+
+async def play_all(*conns: Connection) -> list[dict[str, Any]]:
+    """Play several connections at once, each in its own task, within MATCH_TIMEOUT_S."""
+    return await asyncio.wait_for(
+        asyncio.gather(*(play(conn) for conn in conns)), MATCH_TIMEOUT_S
+    )

@@ -1,0 +1,92 @@
+"""Whole matches over real sockets: a newcomer, two remote humans, one shared device."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from client.lib import Client
+from server.store import codec
+from tests.net.drive import play_all
+from tests.net.players import seat_view
+
+SHORT = {"length": "short"}
+PRIVATE = {"seat", "hand", "mark", "last_sent", "last_received", "hands", "marks"}
+
+
+async def test_newcomer_plays_a_usunoro_match_to_the_end(client: Client) -> None:
+    host = await client.create_room("usunoro", options=SHORT)
+    summary = await client.start(host.code, host.token)
+    assert [s["kind"] for s in summary["seats"]] == ["human", "cpu", "cpu", "cpu"]
+    async with await client.connect(host.code, [host.token]) as conn:
+        (last,) = await play_all(conn)
+    places = last["outcome"]["places"]
+    assert sorted(places)[0] == 1 and len(places) == 4
+    assert (await client.room(host.code))["status"] == "over"
+
+
+def forbidden_cards(message: dict[str, Any], deck: set[str]) -> set[str]:
+    """Cards this seat may not know while a round is in play: all but its own and sent."""
+    view = message["view"]
+    known = set(view["hand"]) | {view["last_sent"], view["last_received"], view["mark"]}
+    return deck - known
+
+
+async def test_two_remote_humans_each_see_only_their_own_hand(client: Client) -> None:
+    host = await client.create_room(
+        "usunoro", seats=["host", "open", "cpu", "cpu"], options=SHORT
+    )
+    friend = await client.take_seat(host.code)
+    await client.start(host.code, host.token)
+    a = await client.connect(host.code, [host.token], record=True)
+    b = await client.connect(host.code, [friend.token], record=True)
+    async with a, b:
+        await play_all(a, b)
+    frames = {
+        name: [(raw, codec.unpack(raw)) for raw in conn.raw or []]
+        for name, conn in (("a", a), ("b", b))
+    }
+    views = [m for pairs in frames.values() for _, m in pairs if m["t"] == "view"]
+    # Every hand is revealed when the round ends, so the frames name the whole deck.
+    deck = {card for m in views for hand in m["view"]["hands"] if hand for card in hand}
+    assert len(deck) == 16
+    scanned = 0
+    for pairs in frames.values():
+        for raw, message in pairs:
+            if message["t"] != "view" or message["view"]["phase"] not in ("passing", "race"):
+                continue  # round over: every hand is revealed to everyone
+            for card in forbidden_cards(message, deck):
+                assert codec.pack(card) not in raw, f"a frame names the hidden card {card}"
+            scanned += 1
+    assert scanned > 10
+    by_version = [
+        {m["version"]: m for _, m in pairs if m["t"] == "view"} for pairs in frames.values()
+    ]
+    common = set(by_version[0]) & set(by_version[1])
+    assert common
+    for version in common:
+        ma, mb = by_version[0][version], by_version[1][version]
+        public_a = {k: v for k, v in ma["view"].items() if k not in PRIVATE}
+        public_b = {k: v for k, v in mb["view"].items() if k not in PRIVATE}
+        assert public_a == public_b
+
+
+async def test_same_device_connection_sees_both_hands_and_moves_for_both(
+    client: Client,
+) -> None:
+    host = await client.create_room(
+        "usunoro", seats=["host", "open", "cpu", "cpu"], options=SHORT
+    )
+    friend = await client.take_seat(host.code)
+    await client.start(host.code, host.token)
+    async with await client.connect(host.code, [host.token, friend.token]) as conn:
+        assert conn.seats == [0, 1]
+        message = await conn.next_view()
+        hands = {seat: seat_view(message, seat)["hand"] for seat in (0, 1)}
+        assert all(len(hand) == 4 for hand in hands.values())
+        assert set(message["legal"]) == {0, 1}
+        for seat in (0, 1):
+            ack = await conn.move({"type": "mark", "card": hands[seat][0]}, seat=seat)
+            assert (ack["seat"], ack["seq"]) == (seat, 1)
+        marked = conn.view
+        assert marked is not None
+        assert marked["view"]["marked"][:2] == [True, True] or marked["view"]["phase"] != "passing"
