@@ -9,7 +9,6 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -26,20 +25,21 @@ CLEAN_EXIT = (0, -signal.SIGTERM)
 
 
 class ServerProcess:
-    """`python -m server serve` on 127.0.0.1:`port`, logging to a temp file."""
+    """`python -m server serve` on 127.0.0.1:`port`, logging to `log_path`."""
 
-    def __init__(self, redis_url: str, port: int | None = None) -> None:
+    def __init__(self, redis_url: str, log_path: Path, port: int | None = None) -> None:
         self.redis_url = redis_url
+        self.log_path = log_path
         self.port = port or free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log = tempfile.NamedTemporaryFile(prefix="zashiki-serve-", suffix=".log")
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
         """Start the process and wait until /healthz answers."""
         args = [sys.executable, "-m", "server", "serve", "--port", str(self.port)]
         args += ["--redis-url", self.redis_url]
-        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=self.log, stderr=self.log)
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=log)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -70,14 +70,13 @@ class ServerProcess:
 
     def output(self) -> str:
         """Everything the process logged so far."""
-        self.log.flush()
-        return Path(self.log.name).read_text(errors="replace")
+        return self.log_path.read_text(errors="replace")
 
 
 @pytest.fixture(scope="module")
-def server(redis_url: str) -> Iterator[ServerProcess]:
+def server(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the test module; fails the module if it ever died."""
-    proc = ServerProcess(redis_url)
+    proc = ServerProcess(redis_url, tmp_path_factory.mktemp("serve") / "server.log")
     proc.start()
     yield proc
     assert proc.alive(), f"the server died:\n{proc.output()}"

@@ -37,6 +37,4 @@ async def play(conn: Connection) -> dict[str, Any]:
 
 async def play_all(*conns: Connection) -> list[dict[str, Any]]:
     """Play several connections at once, each in its own task, within MATCH_TIMEOUT_S."""
-    return await asyncio.wait_for(
-        asyncio.gather(*(play(conn) for conn in conns)), MATCH_TIMEOUT_S
-    )
+    return await asyncio.wait_for(asyncio.gather(*(play(conn) for conn in conns)), MATCH_TIMEOUT_S)

@@ -32,9 +32,7 @@ def forbidden_cards(message: dict[str, Any], deck: set[str]) -> set[str]:
 
 
 async def test_two_remote_humans_each_see_only_their_own_hand(client: Client) -> None:
-    host = await client.create_room(
-        "usunoro", seats=["host", "open", "cpu", "cpu"], options=SHORT
-    )
+    host = await client.create_room("usunoro", seats=["host", "open", "cpu", "cpu"], options=SHORT)
     friend = await client.take_seat(host.code)
     await client.start(host.code, host.token)
     a = await client.connect(host.code, [host.token], record=True)
@@ -73,9 +71,7 @@ async def test_two_remote_humans_each_see_only_their_own_hand(client: Client) ->
 async def test_same_device_connection_sees_both_hands_and_moves_for_both(
     client: Client,
 ) -> None:
-    host = await client.create_room(
-        "usunoro", seats=["host", "open", "cpu", "cpu"], options=SHORT
-    )
+    host = await client.create_room("usunoro", seats=["host", "open", "cpu", "cpu"], options=SHORT)
     friend = await client.take_seat(host.code)
     await client.start(host.code, host.token)
     async with await client.connect(host.code, [host.token, friend.token]) as conn:
