@@ -4,10 +4,8 @@
 import { api, ApiError, RoomSocket, seatStore } from "./net.js";
 import { addStrings, lang, onLangChange, setLang, t } from "./i18n.js";
 import { el, replaceKeepingFocus, seatLabel } from "./components.js";
-import * as usunoro from "./tables/usunoro.js";
+import { TABLES } from "./tables/index.js";
 
-/** Tables built so far, by game id. */
-const TABLES = { usunoro };
 for (const table of Object.values(TABLES)) if (table.STRINGS) addStrings(table.STRINGS);
 
 const main = document.getElementById("main");

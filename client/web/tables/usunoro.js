@@ -90,7 +90,7 @@ export function create(root) {
     return el("div", { class: `seat${mine ? " me" : ""}`, "data-seat": seat },
       el("div", { class: "name" }, ctx.seatLabel(seat)),
       el("div", {},
-        taken ? el("span", { class: "badge strong", "data-taken": "" }, "✋ " + t("u_taken")) : null,
+        taken ? el("span", { class: "badge strong", "data-taken": "" }, "✓ " + t("u_taken")) : null,
         view.phase === "passing"
           ? el("span", { class: "badge" }, view.marked[seat] ? "● " + t("u_marked") : "○ " + t("u_not_marked"))
           : null),
