@@ -1,0 +1,136 @@
+"""Shirokuro Jong hidden information (RULINGS section 6) and a golden transcript.
+
+Regenerate the transcript after an intended rules change with
+``ZASHIKI_REGEN_GOLDEN=1 python -m pytest tests/games/test_shirokuro_jong_views.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from pathlib import Path
+from typing import Any
+
+from server.games.shirokuro_jong import GAME
+from tests.games.shirokuro_jong_support import pass_all, play, table, texts
+
+GOLDEN = Path(__file__).parent / "golden" / "shirokuro_jong_3seats_seed7.json"
+DISCARD0 = {"type": "discard", "index": 0}
+JUNK8 = "W6/B1 B6 B6 W1 W1 B2 B4 W6"
+WAIT_W5 = "W2 W3 W4 B3 B3 B3 W5"
+
+
+def test_hidden_own_hand_in_order_with_orientation() -> None:
+    state = table(["W1/B2 B3/W1 W4 W4 W4 B5 B5 B6", WAIT_W5])
+    assert GAME.view(state, 0)["hand"] == texts(state, 0).split()
+    assert GAME.view(state, 0)["hand"][:2] == ["W1/B2", "B3/W1"]
+
+
+def test_hidden_other_hands_and_the_pile_are_not_shown() -> None:
+    state = GAME.new(3, {}, 3)
+    other = GAME.shuffle_unseen(state, 0, random.Random(1))
+    assert texts(other, 1) != texts(state, 1) or other.pile != state.pile
+    assert GAME.view(other, 0) == GAME.view(state, 0)
+    assert "hand" not in GAME.view(state, None)
+    assert GAME.view(state, 0)["pile"] == len(state.pile)
+
+
+def test_hidden_the_drawn_card_is_shown_only_to_its_drawer() -> None:
+    state = table([JUNK8, WAIT_W5], pile=["W5/B2"])
+    play(state, (0, DISCARD0))
+    pass_all(state)
+    assert GAME.view(state, 1)["drawn"] == "W5/B2"
+    assert GAME.view(state, 0)["drawn"] is None
+
+
+def test_hidden_public_rows_melds_dora_pile_oya_and_scores() -> None:
+    state = table(["W3/B1 B6 B6 W6 W6 B2 B2 W4", "W3 W3 B5 W1 B4 W5 B1"], dora="W6/B5")
+    play(state, (0, {"type": "discard", "index": 7}), (1, {"type": "pass"}))
+    play(state, (1, {"type": "insert", "index": 0, "up": "W"}), (1, DISCARD0))
+    spectator = GAME.view(state, None)
+    assert [len(row) for row in spectator["discards"]] == [1, 1]
+    for key in ("discards", "melds", "dora", "pile", "oya", "scores", "hand_sizes"):
+        assert spectator[key] == GAME.view(state, 0)[key] == GAME.view(state, 1)[key]
+    assert spectator["dora"] == "W6/B5" and spectator["oya"] == 0
+    assert spectator["scores"] == [0, 0] and spectator["pile"] == len(state.pile)
+
+
+def test_hidden_claim_window_asks_every_other_seat_after_every_discard() -> None:
+    state = table([JUNK8, WAIT_W5, "B2 B4 W1 W3 B6 W5 W5"])
+    play(state, (0, DISCARD0))
+    assert state.pending == [1, 2]
+    assert GAME.actions(state, 1) == [{"type": "pass"}]
+    assert GAME.view(state, 1)["waiting_for_me"] is True
+
+
+def test_hidden_a_claim_answer_is_seen_only_by_its_seat() -> None:
+    state = table(["W3/B1 B6 B6 W6 W6 B2 B2 W4", "W3 W3 B5 W1 B4 W5 B1", WAIT_W5])
+    play(state, (0, DISCARD0))
+    before = GAME.view(state, 2)
+    play(state, (1, {"type": "pon", "index": 0}))
+    assert GAME.view(state, 1)["claim_answer"] == {"type": "pon", "index": 0}
+    assert GAME.view(state, 2) == before
+
+
+def test_hidden_the_rotation_choice_is_secret() -> None:
+    state = GAME.new(2, {"rotation": True}, 8)
+    before = GAME.view(state, 1)
+    play(state, (0, {"type": "rotate", "flip": True}))
+    assert GAME.view(state, 1) == before
+    assert GAME.view(state, 0)["rotation"] is True
+
+
+def test_hidden_the_winning_hand_is_revealed() -> None:
+    state = table([JUNK8, WAIT_W5], pile=["W5"])
+    play(state, (0, DISCARD0))
+    pass_all(state)
+    play(state, (1, {"type": "insert", "index": 7, "up": "W"}), (1, {"type": "tsumo"}))
+    shown = GAME.view(state, 0)["result"]["winners"][0]["hand"]
+    assert shown == texts(state, 1).split()
+
+
+def test_hidden_a_drawn_round_reveals_only_tenpai_hands() -> None:
+    state = table(["W6/B1 B6 B2 W1 W3 B4 B5 W5", WAIT_W5], pile=["W1/B6"], fill_pile=False)
+    play(state, (0, DISCARD0))
+    pass_all(state)
+    play(
+        state, (1, {"type": "insert", "index": 7, "up": "B"}), (1, {"type": "discard", "index": 7})
+    )
+    pass_all(state)
+    shown = GAME.view(state, None)["result"]["tenpai"]
+    assert [t["seat"] for t in shown] == [1] and shown[0]["hand"] == texts(state, 1).split()
+    other = GAME.shuffle_unseen(state, None, random.Random(2))
+    assert texts(other, 1) == texts(state, 1)  # a revealed hand is no longer unseen
+
+
+def test_hidden_sampled_worlds_forget_other_seats_answers() -> None:
+    state = table(["W3/B1 B6 B6 W6 W6 B2 B2 W4", "W3 W3 B5 W1 B4 W5 B1", WAIT_W5])
+    play(state, (0, DISCARD0), (1, {"type": "pon", "index": 0}))
+    world = GAME.shuffle_unseen(state, 2, random.Random(3))
+    assert world.answers[1] is None and 1 in world.pending
+
+
+# -- golden transcript -------------------------------------------------------------------
+def transcript() -> dict[str, Any]:
+    """A whole seeded 3-seat match: every move, its events, and the final outcome."""
+    state = GAME.new(3, {}, 7)
+    driver = random.Random(7)
+    moves: list[Any] = []
+    now = 0
+    while GAME.outcome(state) is None:
+        legal = {s: a for s in range(3) if (a := GAME.actions(state, s))}
+        seat = driver.choice(sorted(legal))
+        wins = [a for a in legal[seat] if a["type"] in ("ron", "tsumo")]
+        action = wins[0] if wins else driver.choice(legal[seat])
+        now += 100
+        moves.append([seat, action, GAME.apply(state, seat, action, now)])
+    return {"game": GAME.id, "seats": 3, "seed": 7, "moves": moves, "outcome": GAME.outcome(state)}
+
+
+def test_golden_transcript_of_a_seeded_match() -> None:
+    got = json.loads(json.dumps(transcript()))
+    if os.environ.get("ZASHIKI_REGEN_GOLDEN"):
+        GOLDEN.parent.mkdir(exist_ok=True)
+        GOLDEN.write_text(json.dumps(got, indent=1) + "\n")
+    assert got == json.loads(GOLDEN.read_text())
