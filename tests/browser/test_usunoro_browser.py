@@ -9,29 +9,15 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import screenshot
-
-PHONE = {"width": 390, "height": 844}
+from tests.browser.pages import DESKTOP, PHONE, english_left, host_room, join_by_link, start
 
 
 def host_usunoro(
     page: Page, server_url: str, *, friend_seat: int | None = None, same_device: bool = False
 ) -> str:
     """From the lobby, host a Usunoro room; returns the room code."""
-    page.goto(server_url + "/")
-    page.get_by_role("radio", name=re.compile("Usunoro")).check()
-    if friend_seat is not None:
-        page.select_option(f"#seat-kind-{friend_seat}", "open")
-    if same_device:
-        page.check("#same-device")
-    page.click("#host-button")
-    page.wait_for_url(re.compile(r"\?room="))
-    return page.url.split("room=")[1].split("&")[0]
-
-
-def start(page: Page) -> None:
-    """Press Start as the host and wait for the table."""
-    page.click("#start-button")
-    expect(page.locator(".table")).to_be_visible()
+    friends = () if friend_seat is None else (friend_seat,)
+    return host_room(page, server_url, "usunoro", friend_seats=friends, same_device=same_device)
 
 
 def hand_cards(page: Page, seat: int) -> list[str]:
@@ -80,8 +66,7 @@ def test_friend_joins_by_link_and_each_sees_only_their_own_hand(new_page, server
     host = new_page()
     code = host_usunoro(host, server_url, friend_seat=1)
     friend = new_page()
-    friend.goto(f"{server_url}/?room={code}")
-    friend.click("#take-seat")
+    join_by_link(friend, server_url, code)
     expect(friend.locator("#seat-list")).to_contain_text("Seat 2 — You")
     expect(host.locator("#seat-list")).not_to_contain_text("open for a friend")
     start(host)
@@ -136,25 +121,6 @@ def test_reload_mid_round_brings_back_the_same_seat_and_hand(new_page, server_ur
     expect(page.locator('[data-seat="0"]')).to_contain_text("You")
 
 
-ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
-ALLOWED = {"Zashiki", "English", "CPU"}
-
-
-def english_left(page: Page, code: str = "") -> set[str]:
-    """Words of three or more Latin letters in the visible text, labels and text fields."""
-    text = page.evaluate(
-        """() => {
-          const parts = [document.body.innerText];
-          for (const node of document.querySelectorAll('[aria-label]'))
-            parts.push(node.getAttribute('aria-label'));
-          for (const node of document.querySelectorAll('input[type=text]:not([readonly])'))
-            parts.push(node.value);
-          return parts.join(' ');
-        }"""
-    )
-    return {w for w in ENGLISH_WORD.findall(text) if w not in ALLOWED and w not in code}
-
-
 def test_japanese_mode_leaves_no_english_in_lobby_and_table(new_page, server_url) -> None:
     page = new_page()
     page.goto(server_url + "/")
@@ -174,7 +140,7 @@ def test_japanese_mode_leaves_no_english_in_lobby_and_table(new_page, server_url
 
 
 def test_screenshots_of_lobby_and_table_at_phone_and_desktop(new_page, server_url) -> None:
-    for label, size in (("desktop", {"width": 1280, "height": 860}), ("phone", PHONE)):
+    for label, size in (("desktop", DESKTOP), ("phone", PHONE)):
         page = new_page(**size)
         page.goto(server_url + "/")
         expect(page.locator("#host-button")).to_be_visible()

@@ -1,0 +1,63 @@
+"""Steps every browser test shares: hosting from the lobby, joining by link, checks."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 860}
+ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
+ALLOWED_LATIN = {"Zashiki", "English", "CPU"}
+
+
+def host_room(
+    page: Page,
+    server_url: str,
+    game_id: str,
+    *,
+    seats: int | None = None,
+    friend_seats: tuple[int, ...] = (),
+    same_device: bool = False,
+) -> str:
+    """From the lobby, host a room of `game_id` (others CPUs); returns the room code."""
+    page.goto(server_url + "/")
+    page.locator(f'input[name="game"][value="{game_id}"]').check()
+    if seats is not None and page.locator("#seat-count").count():
+        page.select_option("#seat-count", str(seats))
+    for seat in friend_seats:
+        page.select_option(f"#seat-kind-{seat}", "open")
+    if same_device:
+        page.check("#same-device")
+    page.click("#host-button")
+    page.wait_for_url(re.compile(r"\?room="))
+    return page.url.split("room=")[1].split("&")[0]
+
+
+def join_by_link(page: Page, server_url: str, code: str) -> None:
+    """Open a room link as a friend and take the open seat."""
+    page.goto(f"{server_url}/?room={code}")
+    page.click("#take-seat")
+    expect(page.locator("#seat-list")).to_contain_text("You")
+
+
+def start(page: Page) -> None:
+    """Press Start as the host and wait for the table."""
+    page.click("#start-button")
+    expect(page.locator(".table")).to_be_visible()
+
+
+def english_left(page: Page, code: str = "") -> set[str]:
+    """Words of three or more Latin letters in the visible text, labels and text fields."""
+    text = page.evaluate(
+        """() => {
+          const parts = [document.body.innerText];
+          for (const node of document.querySelectorAll('[aria-label]'))
+            parts.push(node.getAttribute('aria-label'));
+          for (const node of document.querySelectorAll('input[type=text]:not([readonly])'))
+            parts.push(node.value);
+          return parts.join(' ');
+        }"""
+    )
+    return {w for w in ENGLISH_WORD.findall(text) if w not in ALLOWED_LATIN and w not in code}
