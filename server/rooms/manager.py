@@ -189,8 +189,9 @@ class RoomManager:
 
         No tokens: a spectator. Two tokens: same-device play (one combined view).
         `listener(message)` is called synchronously with the current view at once and
-        then after every saved change: {"t": "view", "version", "seats", "you", "view",
-        "views", "legal", "events", "room"}; see `Room.message_for`. When the room
+        then after every saved change: {"t": "view", "version", "room", "seats", "you",
+        "view", "views" (two seats only), "legal", "seqs", "events", "outcome" (at the
+        end)}; see `Room.message_for`. When the room
         stops here it gets {"t": "closed", "code", "message"}. Raises RoomError
         (room_not_found, bad_token, room_elsewhere).
         """

@@ -52,6 +52,11 @@ class Attachment:
         """
         return await self.room.call("move", self, seat, seq, action)
 
+    def last_seqs(self) -> dict[int, int]:
+        """Each held seat's last accepted move number (a reconnecting client continues after)."""
+        seqs = self.room.core.seqs
+        return {seat: seqs[seat][0] for seat in self.seats if seat in seqs}
+
     def shown(self, version: int | None = None) -> None:
         """The client has displayed the view of `version` (default: the latest sent)."""
         self.room.post("shown", self, version)
