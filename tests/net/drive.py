@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from typing import Any
 
-from client.lib import Connection, ZashikiError
+from client.lib import Client, Connection, Seat, ZashikiError
 from tests.net.players import choose, seat_view
 
 MATCH_TIMEOUT_S = 60.0
@@ -38,3 +39,25 @@ async def play(conn: Connection) -> dict[str, Any]:
 async def play_all(*conns: Connection) -> list[dict[str, Any]]:
     """Play several connections at once, each in its own task, within MATCH_TIMEOUT_S."""
     return await asyncio.wait_for(asyncio.gather(*(play(conn) for conn in conns)), MATCH_TIMEOUT_S)
+
+
+async def view_at(conn: Connection, version: int) -> dict[str, Any]:
+    """The first view message of at least `version` (the newest one already received too)."""
+    while conn.view is None or conn.view["version"] < version:
+        await conn.next_view()
+    return conn.view
+
+
+async def view_where(conn: Connection, test: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The first view message (the newest already received included) that passes `test`."""
+    while conn.view is None or not test(conn.view):
+        await conn.next_view()
+    return conn.view
+
+
+async def humans_only_room(client: Client) -> list[Seat]:
+    """A started Usunoro room whose four seats are all human: nothing moves unless we do."""
+    host = await client.create_room("usunoro", seats=["host", "open", "open", "open"])
+    seats = [host] + [await client.take_seat(host.code) for _ in range(3)]
+    await client.start(host.code, host.token)
+    return seats
