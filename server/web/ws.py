@@ -158,12 +158,11 @@ def welcome(attachment: Any) -> dict[str, Any]:
 
     `last_seq` lets a client that lost its counter (a reloaded page) go on numbering.
     """
-    seqs = attachment.room.core.seqs
     return {
         "t": "welcome",
         "room": attachment.code,
         "seats": list(attachment.seats),
-        "last_seq": {seat: seqs[seat][0] for seat in attachment.seats if seat in seqs},
+        "last_seq": attachment.last_seqs(),
     }
 
 

@@ -1,0 +1,148 @@
+"""Bad input over the websocket: each gets its error code, nothing changes, all stays up."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from client.lib import Client, Seat
+from server.store import codec
+from server.web.frames import Close
+from server.web.limits import Limits
+from tests.net.conftest import ServerProcess
+from tests.net.drive import humans_only_room
+
+LIMITS = Limits()
+
+
+@dataclass
+class Session:
+    """A raw socket holding the host seat of a four-human room, past its first view."""
+
+    ws: ClientConnection
+    seats: list[Seat]
+    view: dict[str, Any]
+
+    async def next(self, kind: str) -> dict[str, Any]:
+        """The next frame of type `kind` (views in between are skipped)."""
+        while True:
+            frame = codec.unpack(await self.ws.recv())
+            if frame["t"] == kind:
+                return frame
+
+    async def alive(self) -> bool:
+        """True if the connection still answers a ping."""
+        await self.ws.send(codec.pack({"t": "ping"}))
+        return (await self.next("pong")) == {"t": "pong"}
+
+
+def ws_url(server: ServerProcess, code: str) -> str:
+    return f"ws://127.0.0.1:{server.port}/ws?room={code}"
+
+
+async def hello(server: ServerProcess, code: str, tokens: list[str]) -> ClientConnection:
+    ws = await connect(ws_url(server, code), compression=None, max_size=None)
+    await ws.send(codec.pack({"t": "hello", "tokens": tokens}))
+    return ws
+
+
+@pytest.fixture
+async def session(server: ServerProcess, client: Client) -> AsyncIterator[Session]:
+    seats = await humans_only_room(client)
+    ws = await hello(server, seats[0].code, [seats[0].token])
+    assert codec.unpack(await ws.recv())["t"] == "welcome"
+    view = codec.unpack(await ws.recv())
+    yield Session(ws, seats, view)
+    await ws.close()
+
+
+async def version(client: Client, session: Session) -> int:
+    return (await client.room(session.seats[0].code))["version"]
+
+
+def move(seat: int, action: dict[str, Any], seq: int = 1) -> bytes:
+    return codec.pack({"t": "move", "seat": seat, "seq": seq, "action": action})
+
+
+BAD_FRAMES = {
+    "garbage_bytes": (b"\xc1\xff\x00garbage", "bad_frame"),
+    "text_frame": ("hello there", "bad_frame"),
+    "msgpack_list": (codec.pack([1, 2, 3]), "bad_frame"),
+    "unknown_type": (codec.pack({"t": "teleport"}), "bad_frame"),
+    "move_with_text_seat": (codec.pack({"t": "move", "seat": "0", "seq": 1}), "bad_frame"),
+    "move_without_action": (codec.pack({"t": "move", "seat": 0, "seq": 1}), "bad_frame"),
+    "oversized_frame": (codec.pack({"t": "ping", "pad": "x" * 10_000}), "too_large"),
+    "illegal_move": (move(0, {"type": "mark", "card": "Z9"}), "illegal_action"),
+    "move_for_another_seat": (move(1, {"type": "grab"}), "not_your_seat"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BAD_FRAMES))
+async def test_bad_frame_gets_its_error_code_and_changes_nothing(
+    name: str, session: Session, client: Client
+) -> None:
+    payload, code = BAD_FRAMES[name]
+    before = await version(client, session)
+    await session.ws.send(payload)
+    error = await session.next("error")
+    assert error["code"] == code and error["message"]
+    assert await session.alive()
+    assert await version(client, session) == before
+
+
+async def test_flood_of_frames_is_rate_limited_and_the_connection_survives(
+    session: Session,
+) -> None:
+    flood = LIMITS.frame_burst * 3
+    for _ in range(flood):
+        await session.ws.send(codec.pack({"t": "ping"}))
+    answers = [codec.unpack(await session.ws.recv()) for _ in range(flood)]
+    limited = [a for a in answers if a["t"] == "error"]
+    assert limited and all(a["code"] == "rate_limited" for a in limited)
+    assert len(limited) < flood
+
+
+async def test_frame_past_the_transport_cap_closes_only_that_connection(
+    server: ServerProcess, session: Session
+) -> None:
+    other = await hello(server, session.seats[1].code, [session.seats[1].token])
+    await other.send(b"x" * (LIMITS.transport_max_frame + 1))
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            await other.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == Close.TOO_BIG
+    assert await session.alive()
+
+
+async def test_wrong_token_is_refused_with_bad_token(
+    server: ServerProcess, session: Session
+) -> None:
+    ws = await hello(server, session.seats[0].code, ["not-a-token"])
+    assert codec.unpack(await ws.recv())["code"] == "bad_token"
+    with pytest.raises(ConnectionClosed) as closed:
+        await ws.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == Close.BAD_TOKEN
+
+
+async def test_unknown_room_is_refused_with_room_not_found(server: ServerProcess) -> None:
+    ws = await hello(server, "ZZZZZZ", [])
+    assert codec.unpack(await ws.recv())["code"] == "room_not_found"
+    with pytest.raises(ConnectionClosed) as closed:
+        await ws.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == Close.ROOM_NOT_FOUND
+
+
+async def test_first_frame_other_than_hello_is_refused(
+    server: ServerProcess, session: Session
+) -> None:
+    ws = await connect(ws_url(server, session.seats[0].code), compression=None)
+    await ws.send(codec.pack({"t": "ping"}))
+    assert codec.unpack(await ws.recv())["code"] == "bad_frame"
+    with pytest.raises(ConnectionClosed) as closed:
+        await ws.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == Close.BAD_HELLO
