@@ -16,6 +16,7 @@ from starlette.routing import Route
 
 from server.games import registry
 from server.rooms.errors import RoomError
+from server.rooms.seats import normalize_code
 
 MAX_BODY = 16 * 1024
 
@@ -128,7 +129,7 @@ async def room_summary(request: Request) -> Response:
 async def take_seat(request: Request) -> Response:
     """Take an open seat (a given one, or the lowest) and get its token."""
     data = await body(request)
-    code = request.path_params["code"]
+    code = normalize_code(request.path_params["code"])
     seat, token = await request.app.state.services.manager.take_seat(
         code, field(data, "seat", int, None), field(data, "name", str, "")
     )
