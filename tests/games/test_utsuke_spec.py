@@ -9,6 +9,7 @@ import pytest
 from server.games.contract import IllegalAction
 from server.games.utsuke import GAME
 from server.games.utsuke.cards import CARDS, colour
+from server.games.utsuke.deal import deal_with_voids
 from server.games.utsuke.scoring import judge_guesses, standings
 from server.store import codec
 from tests.games.utsuke_support import chip_deal, guess_all, play, play_out, played, rigged
@@ -359,3 +360,15 @@ def test_refused_move_leaves_the_state_untouched() -> None:
         with pytest.raises(IllegalAction):
             play(state, seat, card)
     assert codec.pack(GAME.dump(state)) == before
+
+
+def test_hidden_void_aware_deal_never_breaks_tight_constraints() -> None:
+    # Three hands of 4: one may hold only R, one only R or G; every deal must still fit.
+    pool = ["R1", "R2", "R3", "R4", "R5", "R6", "G1", "G2", "G3", "B1", "B2", "B3"]
+    voids = [set("YGBP"), set("YBP"), set()]
+    for seed in range(50):
+        hands = deal_with_voids(pool, [4, 4, 4], voids, random.Random(seed))
+        assert sorted(c for h in hands for c in h) == sorted(pool)
+        assert [len(h) for h in hands] == [4, 4, 4]
+        assert {colour(c) for c in hands[0]} == {"R"}
+        assert {colour(c) for c in hands[1]} <= {"R", "G"}
