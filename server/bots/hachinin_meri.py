@@ -1,0 +1,258 @@
+"""CPU player for Hachinin Meri: plays for its team (seats of its parity).
+
+- Normal: a partner-aware card heuristic over public information — trumps still unseen,
+  who on its team and on the other has played a face-down trump to this trick, who is
+  still to play — winning cheaply when the other team threatens, else shedding its least
+  useful card.
+- Hard: determinized search. It samples possible worlds (`situation.sample_world()`),
+  plays every legal card in each, finishes the deal with a fast greedy rollout and keeps
+  the card with the best average team score for the deal.
+- Easy: the Normal heuristic, with a third of its moves picked at random.
+
+The declaration and the discard use the same rules at every level. The delay is drawn
+the same way for every decision (declare or pass alike), so timing reveals nothing.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from server.bots.contract import Decision, Policy, Situation
+from server.games.hachinin_meri.cards import ORDERS, Order
+from server.games.hachinin_meri.rules import legal_cards
+
+DELAY_MS = (500, 1500)
+EASY_RANDOM = 1 / 3
+HARD_PLAYS = 6_000  # card plays simulated per decision (sets the number of worlds)
+HARD_SECONDS = 0.12  # a safety stop well inside the 300 ms budget
+DECLARE_POWER = 11  # declare (dealer is an opponent) when the Okie is at least a Rei
+
+
+class HachininMeriPolicy(Policy):
+    """The team-playing CPU for every difficulty."""
+
+    game_id = "hachinin_meri"
+
+    def decide(self, situation: Situation) -> Decision | None:
+        """The move for this seat, after a human-looking pause."""
+        if not situation.legal:
+            return None
+        delay = situation.rng.randint(*DELAY_MS)
+        kind = situation.legal[0]["type"]
+        view = situation.view
+        order = ORDERS[view["trump"]]
+        if kind in ("declare", "pass"):
+            return Decision(_declaration(view, order, situation.legal), delay)
+        cards = [a["card"] for a in situation.legal]
+        if kind == "discard":
+            return Decision({"type": "discard", "card": _weakest(order, cards)}, delay)
+        if len(cards) == 1:
+            card = cards[0]
+        elif situation.difficulty == "hard":
+            card = _search(situation, order, cards)
+        elif situation.difficulty == "easy" and situation.rng.random() < EASY_RANDOM:
+            card = situation.rng.choice(cards)
+        else:
+            card = _heuristic(view, order, cards)
+        return Decision({"type": "play", "card": card}, delay)
+
+
+# -- declaration and discard ------------------------------------------------------------
+def _declaration(view: dict[str, Any], order: Order, legal: list[dict[str, Any]]) -> dict:
+    """Declare only to keep a strong Okie from an opposing dealer; else stay hidden."""
+    declare = {"type": "declare"}
+    if declare in legal:
+        opposing_dealer = view["dealer"] % 2 != view["seat"] % 2
+        if opposing_dealer and order.trump_power(view["okie"]) >= DECLARE_POWER:
+            return declare
+    return {"type": "pass"}
+
+
+def _value(order: Order, card: str) -> tuple[int, int]:
+    """How much a card is worth keeping: any trump above any plain card."""
+    power = order.trump_power(card)
+    return (1, power) if power else (0, order.plain_power(card))
+
+
+def _weakest(order: Order, cards: list[str]) -> str:
+    return min(cards, key=lambda c: _value(order, c))
+
+
+# -- Normal: public-information heuristic ----------------------------------------------
+def _heuristic(view: dict[str, Any], order: Order, cards: list[str]) -> str:
+    seat = view["seat"]
+    seen = set(view["hand"])
+    for trick in view["tricks"]:
+        seen.update(trick["cards"])
+    seen.update(e["card"] for e in view["table"] if e["card"] is not None)
+    if view["dead"]:
+        seen.update(view["dead"])
+    unseen = sorted(order.trump_power(t) for t in order.trumps if t not in seen)
+    table = view["table"]
+    if not table:
+        return _lead(view, order, cards, seen, unseen)
+    still_to_play = [(seat + k) % 8 for k in range(1, 8 - len(table))]
+    opponents_after = sum(1 for s in still_to_play if s % 2 != seat % 2)
+    lead = table[0]["card"]
+    if order.is_trump(lead):
+        return _follow_meri(view, order, cards, unseen, opponents_after)
+    return _follow_plain(view, order, cards, unseen, opponents_after)
+
+
+def _beats_unseen(order: Order, card: str, unseen: list[int]) -> float:
+    """Share of the unseen trumps this trump beats."""
+    if not unseen:
+        return 1.0
+    power = order.trump_power(card)
+    return sum(1 for p in unseen if p < power) / len(unseen)
+
+
+def _lead(
+    view: dict[str, Any], order: Order, cards: list[str], seen: set[str], unseen: list[int]
+) -> str:
+    trumps = sorted((c for c in cards if order.is_trump(c)), key=order.trump_power)
+    if trumps:
+        return trumps[-1]  # a Meri makes everyone show trumps; ours leads them
+    plain = [c for c in cards if not order.is_trump(c)]
+    if not plain:
+        return trumps[0]
+    for card in sorted(plain, key=order.plain_power, reverse=True):
+        higher = [
+            c for c in _suit_cards(order, card[0]) if order.plain_power(c) > order.plain_power(card)
+        ]
+        if all(c in seen for c in higher):
+            return card  # the best of its suit still out
+    return min(plain, key=order.plain_power)
+
+
+def _suit_cards(order: Order, suit: str) -> list[str]:
+    return [
+        suit + r
+        for r in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "So", "Ka", "Re", "Ro", "Un", "Su")
+        if not order.is_trump(suit + r)
+    ]
+
+
+def _follow_meri(
+    view: dict[str, Any], order: Order, cards: list[str], unseen: list[int], opponents_after: int
+) -> str:
+    seat = view["seat"]
+    played = [(e["seat"], e["card"]) for e in view["table"] if order.is_trump(e["card"])]
+    top_seat, top = max(played, key=lambda sc: order.trump_power(sc[1]))
+    trumps = sorted((c for c in cards if order.is_trump(c)), key=order.trump_power)
+    if not trumps:
+        return _weakest(order, cards)
+    safe = _beats_unseen(order, top, unseen) == 1.0 or opponents_after == 0
+    if top_seat % 2 == seat % 2 and safe:
+        return trumps[0]
+    winners = [c for c in trumps if order.trump_power(c) > order.trump_power(top)]
+    for card in winners:
+        if opponents_after == 0 or _beats_unseen(order, card, unseen) == 1.0:
+            return card
+    return trumps[0]
+
+
+def _follow_plain(
+    view: dict[str, Any], order: Order, cards: list[str], unseen: list[int], opponents_after: int
+) -> str:
+    seat = view["seat"]
+    table = view["table"]
+    led = order.suit_of(table[0]["card"])
+    down = [e["seat"] % 2 == seat % 2 for e in table if e["face_down"]]
+    ours, theirs = sum(down), len(down) - sum(down)
+    plain_best = max(
+        (e for e in table if not e["face_down"] and order.suit_of(e["card"]) == led),
+        key=lambda e: order.plain_power(e["card"]),
+    )
+    partner_leads_plain = plain_best["seat"] % 2 == seat % 2
+    threat = theirs > 0 or opponents_after > 0 or (not down and not partner_leads_plain)
+    if ours and not theirs and opponents_after == 0:
+        threat = False
+    trumps = sorted((c for c in cards if order.is_trump(c)), key=order.trump_power)
+    if threat and trumps:
+        sure = [c for c in trumps if _beats_unseen(order, c, unseen) == 1.0]
+        if sure:
+            return sure[0]  # the cheapest trump nobody can beat
+        if theirs == 0 and not down:
+            return trumps[0]  # nobody has trumped yet: a low trump may do
+    if not down and not partner_leads_plain:
+        better = [
+            c
+            for c in cards
+            if order.suit_of(c) == led
+            and order.plain_power(c) > order.plain_power(plain_best["card"])
+        ]
+        if better:
+            return min(better, key=order.plain_power)
+    shed = [c for c in cards if not order.is_trump(c)] or cards
+    return _weakest(order, shed)
+
+
+# -- Hard: determinized search over sampled worlds -------------------------------------
+def _search(situation: Situation, order: Order, cards: list[str]) -> str:
+    game = situation.game
+    seat = situation.seat
+    team = seat % 2
+    rng = random.Random(situation.rng.next64())
+    remaining = sum(situation.view["hand_counts"]) + 1
+    worlds = max(3, HARD_PLAYS // (len(cards) * remaining))
+    totals = dict.fromkeys(cards, 0.0)
+    start = time.perf_counter()
+    for _ in range(worlds):
+        world = situation.sample_world()
+        for card in cards:
+            state = game.copy(world)
+            game.apply(state, seat, {"type": "play", "card": card}, 0)
+            totals[card] += _rollout(game, state, order, rng, team)
+        if time.perf_counter() - start > HARD_SECONDS:
+            break
+    return max(cards, key=lambda c: (totals[c], -cards.index(c)))
+
+
+def _rollout(game: Any, state: dict[str, Any], order: Order, rng: random.Random, team: int) -> int:
+    """Finish the deal with greedy play on the world's true cards; our team's deal score."""
+    deal = state["deal"]
+    while state["deal"] == deal and state["phase"] == "play":
+        seat = state["turn"]
+        table = state["table"]
+        hand = state["hands"][seat]
+        legal = legal_cards(
+            order,
+            hand,
+            table[0][1] if table else None,
+            state["trick"] == 1,
+            state["monchi"],
+            state["played_trump"][seat],
+        )
+        card = _greedy(order, table, legal, seat, rng)
+        game.apply(state, seat, {"type": "play", "card": card}, 0)
+    return state["history"][deal][team] if len(state["history"]) > deal else 0
+
+
+def _greedy(
+    order: Order, table: list[list[Any]], legal: list[str], seat: int, rng: random.Random
+) -> str:
+    """Win as cheaply as possible when the other team holds the trick, else shed."""
+    if len(legal) == 1:
+        return legal[0]
+    if not table:
+        return legal[rng.randrange(len(legal))]
+    cards = [e[1] for e in table]
+    led = order.suit_of(cards[0])
+    won = order.winner(cards, led)
+    best = cards[won]
+    if table[won][0] % 2 != seat % 2:
+        key = _value(order, best)
+        winners = [
+            c
+            for c in legal
+            if (order.is_trump(c) or order.suit_of(c) == led) and _value(order, c) > key
+        ]
+        if winners:
+            return min(winners, key=lambda c: _value(order, c))
+    return _weakest(order, legal)
+
+
+POLICY = HachininMeriPolicy()
