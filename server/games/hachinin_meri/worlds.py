@@ -42,7 +42,10 @@ def redeal(state: dict[str, Any], viewer: int | None, rng: Any) -> None:
     contents = _hidden_places(state, viewer)
     limits = _limits(state, order)
     pinned = _pinned(state, viewer, contents)
-    pool = [c for cards in contents.values() for c in cards if c not in pinned]
+    # sorted, so a re-deal depends only on which cards are unseen, never on where they are
+    pool = sorted(
+        (c for cards in contents.values() for c in cards if c not in pinned), key=sort_key
+    )
     sizes = {p: len(cards) for p, cards in contents.items()}
     for strict in (True, False):
         allowed = {p: _allowed(state, order, p, pool, limits, strict) for p in sizes}
