@@ -2,5 +2,7 @@
 // `create(root)` -> {render(ctx), destroy()} and optionally STRINGS = {en: {}, ja: {}}.
 
 import * as usunoro from "./usunoro.js";
+import * as hachinin_meri from "./hachinin_meri.js";
+import * as kokuto_rum from "./kokuto_rum.js";
 
-export const TABLES = { usunoro };
+export const TABLES = { usunoro, kokuto_rum, hachinin_meri };

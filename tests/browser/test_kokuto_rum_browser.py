@@ -1,0 +1,108 @@
+"""The Kokuto Rum table in real Chromium: a round against a CPU, a friend by link, Japanese."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.pages import DESKTOP, PHONE, english_left, host_room, join_by_link, start
+
+CPU_WAIT = 20_000  # ms: a CPU turn is three moves of 0.5-1.5 s each
+
+
+def hand(page: Page, seat: int) -> list[str]:
+    """The held-card texts of a seat's hand, in order."""
+    return page.locator(f'[data-hand="{seat}"] .sk-card').evaluate_all(
+        "nodes => nodes.map(n => n.dataset.card)"
+    )
+
+
+def wait_for_my_draw_or_result(page: Page) -> bool:
+    """Wait until it is our turn to draw (True) or the round is over (False)."""
+    either = page.locator("#draw-pile, #round-result")
+    expect(either.first).to_be_visible(timeout=CPU_WAIT)
+    return page.locator("#round-result").count() == 0
+
+
+def test_newcomer_plays_a_round_to_its_result(new_page, server_url) -> None:
+    page = new_page(**DESKTOP)
+    host_room(page, server_url, "kokuto_rum", seats=2)
+    start(page)
+    page.click("#rotate-keep")
+    expect(page.locator("#rotation-choice")).to_contain_text("kept")
+    if wait_for_my_draw_or_result(page):
+        # Turn 1: draw from the pile, flip the card, drag it into the hand, discard.
+        page.click("#draw-pile")
+        drawn = page.locator("#drawn-card")
+        before = drawn.get_attribute("data-card")
+        page.click("#flip-drawn")
+        flipped = drawn.get_attribute("data-card")
+        assert flipped == f"{before[3:]}/{before[:2]}", "Flip turns the card to insert around"
+        screenshot(page, "kokuto-rum-insert-desktop")
+        drawn.drag_to(page.locator('[data-hand="0"] .sk-card').nth(2))
+        expect(page.locator("#discard")).to_be_visible()
+        cards = hand(page, 0)
+        assert len(cards) == 9 and flipped in cards, "the dragged card went in, flipped"
+        page.locator('[data-hand="0"] button.sk-card').first.click()
+        page.click("#discard")
+        expect(page.locator('[data-hand="0"] .sk-card')).to_have_count(8)
+    if wait_for_my_draw_or_result(page):
+        # Turn 2: take the top discard, tap the first gap, knock with nine cards.
+        taken = page.locator("#discard-top").get_attribute("data-card")
+        page.click("#take-discard")
+        page.click('[data-hand="0"] [data-gap="0"]')
+        expect(page.locator("#knock")).to_be_visible()
+        assert taken in (hand(page, 0)[0], f"{taken[3:]}/{taken[:2]}")
+        page.click("#knock")
+    result = page.locator("#round-result")
+    expect(result).to_be_visible(timeout=CPU_WAIT)
+    expect(result.locator("[data-result-seat]")).to_have_count(2)
+    expect(result.locator(".sk-explain").first).to_be_visible()
+    expect(result).to_contain_text("VP")
+    screenshot(page, "kokuto-rum-result-desktop")
+    page.click("#close-result")
+    expect(page.locator("#round-result")).to_have_count(0)
+    expect(page.locator("#round-badge")).to_have_text("Round 2")
+
+
+def test_friend_joins_by_link_and_each_sees_only_their_own_hand(new_page, server_url) -> None:
+    host = new_page(**DESKTOP)
+    code = host_room(host, server_url, "kokuto_rum", seats=2, friend_seats=(1,))
+    friend = new_page(**PHONE)
+    join_by_link(friend, server_url, code)
+    start(host)
+    expect(friend.locator(".table")).to_be_visible()
+    expect(friend.locator("#rotate-keep")).to_be_visible()
+    mine, theirs = hand(host, 0), hand(friend, 1)
+    assert len(mine) == len(theirs) == 8
+    assert host.locator('[data-hand="1"]').count() == 0
+    assert friend.locator('[data-hand="0"]').count() == 0
+    screenshot(friend, "kokuto-rum-rotation-phone")
+    friend.click("#rotate-flip")
+    expect(friend.locator("#rotation-choice")).to_contain_text("rotated")
+    host.click("#rotate-keep")
+    expect(friend.locator("#status-line")).not_to_contain_text("rotate")
+    flipped = [f"{c[3:]}/{c[:2]}" for c in theirs]
+    assert hand(friend, 1) == flipped, "rotating turns every card, order kept"
+    screenshot(friend, "kokuto-rum-table-phone")
+    width = friend.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], "the table fits a phone without sideways scrolling"
+
+
+def test_japanese_mode_leaves_no_english_on_the_table(new_page, server_url) -> None:
+    page = new_page(**PHONE)
+    page.goto(server_url + "/")
+    page.click("#lang-toggle")
+    code = host_room(page, server_url, "kokuto_rum", seats=3)
+    start(page)
+    assert english_left(page, code) == set()
+    page.click("#rotate-keep")
+    if wait_for_my_draw_or_result(page):
+        page.click("#draw-pile")
+        expect(page.locator("#drawn-card")).to_be_visible()
+        assert english_left(page, code) == set()
+        page.click('[data-hand="0"] [data-gap="8"]')
+        page.click("#knock")
+    expect(page.locator("#round-result")).to_be_visible(timeout=CPU_WAIT)
+    assert english_left(page, code) == set()
+    screenshot(page, "kokuto-rum-result-phone-ja")
