@@ -8,10 +8,9 @@ when offered. Otherwise:
   it inserts and discards to keep the best hand and calls Pon/Chii when that helps.
 - Easy plays like Normal but makes a random insert or discard a third of the time and
   never calls.
-- Hard shortlists Normal's best discards and plays them out in possible worlds
-  (`sample_world`): each world is finished by fast greedy play for every seat, and the
-  discard with the best average round result wins (deal-ins and opponents' wins count
-  against it), within a fixed time budget.
+- Hard shortlists Normal's best discards and searches possible worlds
+  (`sample_world`, every hidden hand fixed): in each it checks which candidate
+  discards an opponent could take by Ron, and trades a little shape for safety.
 """
 
 from __future__ import annotations
@@ -27,8 +26,11 @@ from server.games.shirokuro_jong.hands import Mentsu, insertions, is_win, mentsu
 from server.games.shirokuro_jong.state import JongState
 
 Action = dict[str, Any]
-HARD_BUDGET_S = 0.15  # leaves headroom under the 300 ms p99 target on a busy machine
-HARD_SHORTLIST = 3
+HARD_BUDGET_S = 0.12  # leaves headroom under the 300 ms p99 target on a busy machine
+HARD_SHORTLIST = 4
+MAX_WORLDS = 80
+RISK_MARGIN = 2.5  # how much shape value Hard will give up for a safer discard
+RISK_WEIGHT = 8.0
 TENPAI_BONUS = 10.0
 
 
@@ -236,8 +238,7 @@ class ShirokuroJongPolicy(Policy):
         )
         if situation.difficulty != "hard":
             return {"type": "discard", "index": scored[0][1]}
-        shortlist = [i for _, i in scored[:HARD_SHORTLIST]]
-        return {"type": "discard", "index": playout_choice(situation, shortlist, HARD_BUDGET_S)}
+        return {"type": "discard", "index": safest_good_discard(situation, scored, HARD_BUDGET_S)}
 
     def _claim(
         self,
@@ -269,81 +270,46 @@ class ShirokuroJongPolicy(Policy):
         return best[1]
 
 
-# -- Hard: determinized playouts ---------------------------------------------------------
-FLAT_SUPPLY = (3,) * 12  # playouts skip card counting: every value equally likely
+# -- Hard: deal-in risk in sampled worlds ------------------------------------------------
+def safest_good_discard(
+    situation: Situation, scored: list[tuple[float, int]], budget_s: float
+) -> int:
+    """Among the discards nearly as good as the best, the one least likely to feed a Ron.
 
-
-def playout_choice(situation: Situation, shortlist: list[int], budget_s: float) -> int:
-    """The shortlisted discard with the best mean playout result over sampled worlds.
-
-    Every candidate is tried in the same worlds (common random numbers), so the
-    comparison is fairer than the number of worlds alone would suggest.
+    Each sampled world fixes every hidden hand; in it a candidate discard deals in if
+    some opponent wins by inserting it either way up. The estimated deal-in rate is
+    weighed against the shape value (a deal-in loses the round to that opponent).
     """
-    game, seat = situation.game, situation.seat
-    totals = [0.0] * len(shortlist)
+    top = scored[0][0]
+    candidates = [(v, i) for v, i in scored[:HARD_SHORTLIST] if v >= top - RISK_MARGIN]
+    if len(candidates) == 1:
+        return candidates[0][1]
+    seat = situation.seat
+    hits = [0] * len(candidates)
     deadline = time.perf_counter() + budget_s
     worlds = 0
-    while time.perf_counter() < deadline or worlds == 0:
-        world = situation.sample_world()
-        for k, index in enumerate(shortlist):
-            trial = game.copy(world)
-            game.apply(trial, seat, {"type": "discard", "index": index}, 0)
-            totals[k] += _playout(game, trial, seat)
+    while worlds < MAX_WORLDS and (worlds == 0 or time.perf_counter() < deadline):
+        world: JongState = situation.sample_world()
+        vals = world.values()
+        opponents = [
+            (world.hand_values(o), world.exposed(o)) for o in range(world.seats) if o != seat
+        ]
+        for k, (_, index) in enumerate(candidates):
+            card = world.hands[seat][index] >> 1
+            shown = (vals[card * 2], vals[card * 2 + 1])
+            if any(_wins_with(hand, exposed, shown) for hand, exposed in opponents):
+                hits[k] += 1
         worlds += 1
-    best = max(range(len(shortlist)), key=lambda k: (totals[k], -k))
-    return shortlist[best]
-
-
-def _playout(game: Any, state: JongState, seat: int) -> float:
-    """Finish the round with greedy play for every seat; the result seen from `seat`."""
-    hand_no = state.hand_no
-    for _ in range(200):
-        if state.phase in ("round_over", "match_over") or state.hand_no != hand_no:
-            break
-        for s in range(state.seats):
-            legal = game.actions(state, s)
-            if legal:
-                game.apply(state, s, _greedy(state, s, legal), 0)
-                break
-    result = state.result or {}
-    if result.get("kind") == "win":
-        value = 0.0
-        for w in result["winners"]:
-            gain = 2.0 + w["points"]
-            value += gain if w["seat"] == seat else -gain
-        return value
-    return (
-        0.5
-        if result.get("kind") == "drawn" and any(t["seat"] == seat for t in result["tenpai"])
-        else 0.0
+    best = max(
+        range(len(candidates)),
+        key=lambda k: (candidates[k][0] - RISK_WEIGHT * hits[k] / worlds, -k),
     )
+    return candidates[best][1]
 
 
-def _greedy(state: JongState, seat: int, legal: list[Action]) -> Action:
-    """A fast shape-only move: win when possible, never call, keep the best blocks."""
-    for kind in ("ron", "tsumo"):
-        if {"type": kind} in legal:
-            return {"type": kind}
-    kind = legal[0]["type"]
-    if kind in ("pass", "rotate", "next"):
-        return legal[0]
-    hand, exposed = state.hand_values(seat), state.exposed(seat)
-    need_m = 2 - len(exposed)
-    if kind == "insert":
-        vals = state.values()
-        drawn = (vals[state.drawn * 2], vals[state.drawn * 2 + 1])
-        best: tuple[float, Action] = (-1.0, legal[0])
-        for action in legal:
-            v = drawn[0] if action["up"] == "W" else drawn[1]
-            trial = hand[: action["index"]] + [v] + hand[action["index"] :]
-            score = shape_score(trial, need_m, FLAT_SUPPLY)
-            if score > best[0]:
-                best = (score, action)
-        return best[1]
-    scores = [
-        (shape_score(hand[:i] + hand[i + 1 :], need_m, FLAT_SUPPLY), -i) for i in range(len(hand))
-    ]
-    return {"type": "discard", "index": -max(scores)[1]}
+def _wins_with(hand: list[int], exposed: list[Mentsu], shown: tuple[int, int]) -> bool:
+    """Whether a hand wins by inserting a card showing either value somewhere."""
+    return any(is_win(h, exposed) for v in shown for _, h in insertions(hand, v))
 
 
 POLICY = ShirokuroJongPolicy()
