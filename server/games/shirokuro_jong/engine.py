@@ -146,7 +146,7 @@ class ShirokuroJong(Game):
         if drawn_hidden:
             pool.append(world.drawn)
         rng.shuffle(pool)
-        forget = world.phase == "rotate" or (world.phase == "claim" and seat is not None)
+        forget = world.phase in ("rotate", "claim")
         for s in hidden:
             world.hands[s] = [pool.pop() * 2 + int(rng.random() < 0.5) for _ in world.hands[s]]
             if forget and s != world.discarder and s not in world.pending:
