@@ -356,13 +356,12 @@ class Junocos(Game):
         other = self.copy(state)
         hidden = [s for s in range(state["seats"]) if s != seat]
         pool = [c for s in hidden for c in state["hands"][s]]
-        if state["trump"] is None:
-            voids: list[set[str]] = [set() for _ in range(state["seats"])]
-        else:
-            voids = self.voids(state)
         sizes = {s: len(state["hands"][s]) for s in hidden}
-        suit = (lambda c: c[0]) if state["trump"] is None else _suit_fn(state, self._printed(state))
-        dealt = deal_constrained(pool, sizes, {s: voids[s] for s in hidden}, suit, rng)
+        voids = self.voids(state)
+        trump, printed = state["trump"], self._printed(state)
+        dealt = deal_constrained(
+            pool, sizes, {s: voids[s] for s in hidden}, lambda c: suit_of(c, trump, printed), rng
+        )
         for s in hidden:
             other["hands"][s] = sorted(dealt[s], key=sort_key)
         other["rng"] = (int(rng.random() * (1 << 53)) << 11) ^ int(rng.random() * (1 << 53))
@@ -484,11 +483,6 @@ def _weighted(choices: list[int], free: list[int], rng: Any) -> int:
         if x < 0:
             return i
     return choices[-1]
-
-
-def _suit_fn(state: dict[str, Any], printed: bool) -> Any:
-    trump = state["trump"]
-    return lambda card: suit_of(card, trump, printed)
 
 
 def _copy_trick(trick: dict[str, Any]) -> dict[str, Any]:
