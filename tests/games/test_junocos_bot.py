@@ -135,3 +135,17 @@ def test_normal_beats_random_over_a_few_matches() -> None:
 def test_situation_type_is_the_contracts() -> None:
     sit = situation(GAME, fresh(4), 0, "easy", Rng(1), random.Random(1))
     assert isinstance(sit, Situation) and sit.legal
+
+
+def test_hard_plays_from_sampled_worlds() -> None:
+    state = fresh(4, seed=6)
+    calls = []
+
+    def sample() -> Any:
+        calls.append(1)
+        return GAME.shuffle_unseen(state, 0, random.Random(len(calls)))
+
+    sit = Situation(GAME, 0, GAME.view(state, 0), GAME.actions(state, 0), "hard", Rng(1), sample)
+    decision = POLICY.decide(sit)
+    assert decision is not None and decision.action in sit.legal
+    assert calls
