@@ -20,7 +20,7 @@ import contextlib
 import json
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,14 +105,21 @@ class Client:
         return await self._call("POST", f"/api/rooms/{code}/start", {"token": token})
 
     async def connect(
-        self, code: str, tokens: list[str] | None = None, *, record: bool = False
+        self,
+        code: str,
+        tokens: list[str] | None = None,
+        *,
+        record: bool = False,
+        on_view: Callable[[dict[str, Any]], None] | None = None,
     ) -> Connection:
         """Open a play connection holding `tokens` (none: spectator, two: same device).
 
         With `record`, the connection keeps every frame it receives, as bytes, in `raw`.
+        With `on_view`, each view is handed to that callback instead of being queued for
+        `views()`/`next_view()` (`view` still holds the latest).
         """
         ws_url = "ws" + self.base_url.removeprefix("http") + f"/ws?room={code}"
-        conn = Connection(ws_url, list(tokens or []), record=record)
+        conn = Connection(ws_url, list(tokens or []), record=record, on_view=on_view)
         await conn.open()
         return conn
 
@@ -137,8 +144,15 @@ class Client:
 class Connection:
     """One websocket to one room; see the module docstring for reconnect and resend."""
 
-    def __init__(self, url: str, tokens: list[str], record: bool = False) -> None:
+    def __init__(
+        self,
+        url: str,
+        tokens: list[str],
+        record: bool = False,
+        on_view: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
         self.url = url
+        self.on_view = on_view
         self.tokens = tokens
         self.seats: list[int] = []
         self.view: dict[str, Any] | None = None
@@ -270,7 +284,10 @@ class Connection:
         kind = frame.get("t")
         if kind == "view":
             self.view = frame
-            self._views.put_nowait(frame)
+            if self.on_view is not None:
+                self.on_view(frame)
+            else:
+                self._views.put_nowait(frame)
         elif kind in ("ack", "error"):
             key = (frame.get("seat"), frame.get("seq"))
             entry = self._pending.pop(key, None)  # type: ignore[arg-type]

@@ -32,26 +32,29 @@ class Outbox:
     """Frames waiting to go out on one websocket, written in order by one task.
 
     The writer starts with `start()`, so frames queued while attaching (the first view)
-    can be preceded by the welcome frame.
+    can be preceded by the welcome frame. It sleeps on a bare future rather than an
+    asyncio.Event: waking it is the hot path (every view of every move), and a future
+    that exists only while the writer waits costs the least.
     """
 
     def __init__(self, websocket: WebSocket) -> None:
         self.websocket = websocket
         self.queue: deque[bytes] = deque()
-        self.ready = asyncio.Event()
         self.close_code: int | None = None
         self.task: asyncio.Task[None] | None = None
+        self._waiter: asyncio.Future[None] | None = None
 
     def start(self, first: bytes) -> None:
         """Send `first` ahead of anything queued, then keep writing."""
         self.queue.appendleft(first)
-        self.ready.set()
         self.task = asyncio.create_task(self._write())
 
     def push(self, data: bytes) -> None:
         """Queue one frame; never blocks."""
         self.queue.append(data)
-        self.ready.set()
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
 
     def push_view(self, message: dict[str, Any]) -> None:
         """The room's listener: pack this connection's message once and queue it.
@@ -59,22 +62,23 @@ class Outbox:
         A "closed" message (the room stopped running here) is the last frame; the
         connection is then closed so the client reconnects, possibly elsewhere.
         """
-        self.push(frames.encode(message))
         if message.get("t") == "closed":
             self.close_code = ROOM_CLOSED.get(message.get("code", ""), Close.ROOM_MOVED)
-            self.ready.set()
+        self.push(frames.encode(message))
 
     async def _write(self) -> None:
         send = self.websocket.send_bytes
+        loop = asyncio.get_running_loop()
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             while True:
-                await self.ready.wait()
-                self.ready.clear()
                 while self.queue:
                     await send(self.queue.popleft())
                 if self.close_code is not None:
                     await self.websocket.close(self.close_code)
                     return
+                self._waiter = loop.create_future()
+                await self._waiter
+                self._waiter = None
 
     async def aclose(self) -> None:
         """Stop the writer (frames still queued for a departed client are dropped)."""

@@ -1,0 +1,268 @@
+"""Load generator: N Usunoro rooms of four remote humans, on loopback, bounded in time.
+
+    python3 -m tests.bench.bench_load --rooms 100 --rates 1000,2000,3000 --seconds 10
+
+Unless `--url` is given it starts its own redis-server and `zashiki serve` (the server
+pinned to core 0 with taskset, Redis on core 1) and stops them at the end; the generator
+itself runs on core 1. Every seat is its own websocket connection. Moves arrive at random
+(Poisson) at the set total rate to random seats; a move is the seat's real legal move
+(mark a card, or deal the next round; never a grab, so matches go on for the whole run).
+Latency is a client's move to that client receiving the view it caused. For each rate it
+prints moves/s acknowledged, p50/p99 latency, refusals, server CPU, and server RSS.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from client.lib import Client, Connection, ZashikiError
+from tests.conftest import free_port
+from tests.net.players import choose
+
+ROOT = Path(__file__).resolve().parents[2]
+WARMUP_S = 3.0
+TICK_S = 0.002
+MAX_ROOMS = 1000
+MAX_SECONDS = 60.0
+
+
+@dataclass
+class Player:
+    """One seat on its own connection."""
+
+    seat: int
+    conn: Connection | None = None
+    busy: bool = False
+    view_times: dict[int, float] = field(default_factory=dict)
+
+    def on_view(self, message: dict[str, Any]) -> None:
+        """Note when each version's view arrived (the latency clock stops there)."""
+        self.view_times[message["version"]] = time.perf_counter()
+        if len(self.view_times) > 32:
+            del self.view_times[min(self.view_times)]
+
+
+@dataclass
+class Window:
+    """What happened during one measured rate step."""
+
+    latencies: list[float] = field(default_factory=list)
+    refused: Counter[str] = field(default_factory=Counter)
+    skipped: int = 0
+
+
+def next_move(message: dict[str, Any] | None, seat: int) -> dict[str, Any] | None:
+    """A legal move for `seat` that keeps the match going: next round, else a mark."""
+    if message is None:
+        return None
+    legal = message["legal"].get(seat) or []
+    if {"type": "next"} in legal:
+        return {"type": "next"}
+    marks = [m for m in legal if m["type"] == "mark"]
+    if not marks:
+        return None
+    planned = choose(message["view"], legal)
+    return planned if planned in marks else random.choice(marks)
+
+
+async def one_move(player: Player, window: Window | None) -> None:
+    """Send one move and record its latency (if a window is measuring)."""
+    assert player.conn is not None
+    action = next_move(player.conn.view, player.seat)
+    if action is None:
+        if window is not None:
+            window.skipped += 1
+        return
+    player.busy = True
+    started = time.perf_counter()
+    try:
+        ack = await player.conn.move(action, seat=player.seat)
+    except ZashikiError as exc:
+        if window is not None:
+            window.refused[exc.code] += 1
+    else:
+        seen = player.view_times.get(ack["version"], time.perf_counter())
+        if window is not None:
+            window.latencies.append(seen - started)
+    finally:
+        player.busy = False
+
+
+async def drive(
+    rooms: list[list[Player]], rate: float, seconds: float, window: Window | None
+) -> None:
+    """Poisson arrivals at `rate` for `seconds`, each to a random free seat."""
+    tasks: set[asyncio.Task[None]] = set()
+    now = time.perf_counter()
+    due, end = now, now + seconds
+    while now < end:
+        while due <= now:
+            free = [p for p in random.choice(rooms) if not p.busy]
+            if free:
+                task = asyncio.create_task(one_move(random.choice(free), window))
+                tasks.add(task)
+                task.add_done_callback(tasks.discard)
+            elif window is not None:
+                window.skipped += 1
+            due += random.expovariate(rate)
+        await asyncio.sleep(TICK_S)
+        now = time.perf_counter()
+    if tasks:
+        await asyncio.wait(tasks, timeout=10)
+
+
+async def open_rooms(client: Client, count: int) -> list[list[Player]]:
+    """`count` started rooms with four human seats, each seat connected on its own."""
+    gate = asyncio.Semaphore(32)
+
+    async def one() -> list[Player]:
+        async with gate:
+            host = await client.create_room("usunoro", seats=["host", "open", "open", "open"])
+            seats = [host] + [await client.take_seat(host.code) for _ in range(3)]
+            await client.start(host.code, host.token)
+            players = [Player(s.seat) for s in seats]
+            for player, seat in zip(players, seats, strict=True):
+                player.conn = await client.connect(seat.code, [seat.token], on_view=player.on_view)
+            return players
+
+    return list(await asyncio.gather(*(one() for _ in range(count))))
+
+
+def proc_cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) the process has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def proc_rss_mb(pid: int) -> float:
+    """Resident memory of the process in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (0-100) of `values`, nearest rank."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q / 100))] if ordered else 0.0
+
+
+async def run(
+    url: str, server_pid: int | None, rooms_n: int, rates: list[float], seconds: float
+) -> None:
+    """Set up the rooms, warm up, then measure each rate in turn and print a row for it."""
+    client = Client(url)
+    rss_before = proc_rss_mb(server_pid) if server_pid else 0.0
+    started = time.perf_counter()
+    rooms = await open_rooms(client, rooms_n)
+    conns = 4 * rooms_n
+    print(f"{rooms_n} rooms, {conns} connections ready in {time.perf_counter() - started:.1f} s")
+    await drive(rooms, rates[0], WARMUP_S, None)
+    print(
+        f"{'rate':>6} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
+        f"{'refused':>8} {'srv CPU':>8} {'gen CPU':>8} {'srv RSS MB':>10}"
+    )
+    best = 0.0
+    for rate in rates:
+        window = Window()
+        cpu0 = proc_cpu_s(server_pid) if server_pid else 0.0
+        gen0, wall0 = time.process_time(), time.perf_counter()
+        await drive(rooms, rate, seconds, window)
+        wall = time.perf_counter() - wall0
+        srv_cpu = (proc_cpu_s(server_pid) - cpu0) / wall if server_pid else float("nan")
+        gen_cpu = (time.process_time() - gen0) / wall
+        done = len(window.latencies) / wall
+        p50, p99 = percentile(window.latencies, 50) * 1000, percentile(window.latencies, 99) * 1000
+        peak = max(window.latencies, default=0.0) * 1000
+        rss = proc_rss_mb(server_pid) if server_pid else float("nan")
+        print(
+            f"{rate:6.0f} {done:8.0f} {p50:7.1f} {p99:7.1f} {peak:7.1f} "
+            f"{sum(window.refused.values()):8d} {srv_cpu:7.0%} {gen_cpu:7.0%} {rss:10.0f}"
+        )
+        if window.refused:
+            skipped = f"skipped (no move / seat busy): {window.skipped}"
+            print(f"       refused: {dict(window.refused)}; {skipped}")
+        if p99 <= 50:
+            best = max(best, done)
+    if server_pid:
+        per_conn = (proc_rss_mb(server_pid) - rss_before) * 1024 / conns
+        print(f"server RSS per connection: {per_conn:.0f} KB")
+    print(f"highest rate measured with p99 <= 50 ms: {best:.0f} moves/s")
+    for room in rooms:
+        for player in room:
+            if player.conn is not None:
+                await player.conn.close()
+
+
+def wait_healthy(url: str, proc: subprocess.Popen[bytes]) -> None:
+    """Block until the server answers /healthz."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and proc.poll() is None:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=1):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not come up")
+
+
+def main() -> None:
+    """Parse arguments, start what is needed, run, and stop what was started."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--rooms", type=int, default=100)
+    parser.add_argument("--rates", default="500,1000,2000", help="total moves/s, comma-separated")
+    parser.add_argument("--seconds", type=float, default=10.0, help="measured time per rate")
+    parser.add_argument("--url", help="use this running server instead of starting one")
+    parser.add_argument("--server-pid", type=int, help="pid of --url's server, for CPU/RSS")
+    args = parser.parse_args()
+    rooms_n = min(args.rooms, MAX_ROOMS)
+    seconds = min(args.seconds, MAX_SECONDS)
+    rates = [float(r) for r in args.rates.split(",")][:10]
+    cores = os.sched_getaffinity(0)
+    pin = len(cores) >= 2 and shutil.which("taskset") is not None
+    if pin:
+        os.sched_setaffinity(0, {1})
+    if args.url:
+        asyncio.run(run(args.url, args.server_pid, rooms_n, rates, seconds))
+        return
+    with tempfile.TemporaryDirectory(prefix="zashiki-load-") as tmp:
+        redis_port, port = free_port(), free_port()
+        redis = ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--dir", tmp]
+        redis += ["--save", "", "--appendonly", "no"]
+        serve = [sys.executable, "-m", "server", "serve", "--port", str(port)]
+        serve += ["--redis-url", f"redis://127.0.0.1:{redis_port}/0"]
+        if pin:
+            redis, serve = ["taskset", "-c", "1", *redis], ["taskset", "-c", "0", *serve]
+        procs = [subprocess.Popen(redis, stdout=subprocess.DEVNULL)]
+        try:
+            with Path(tmp, "server.log").open("wb") as log:
+                procs.append(subprocess.Popen(serve, cwd=ROOT, stdout=log, stderr=log))
+            url = f"http://127.0.0.1:{port}"
+            wait_healthy(url, procs[1])
+            where = "server on core 0, redis and generator on core 1" if pin else "unpinned"
+            print(f"server pid {procs[1].pid}: {where}; load average {os.getloadavg()[0]:.1f}")
+            asyncio.run(run(url, procs[1].pid, rooms_n, rates, seconds))
+        finally:
+            for proc in reversed(procs):
+                proc.terminate()
+                proc.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()
