@@ -343,6 +343,17 @@ def test_hidden_sampled_worlds_keep_face_down_cards_trumps() -> None:
         assert all(ORDERS["I"].is_trump(c) for _, c, down in world["table"] if down)
 
 
+def test_hidden_sampled_worlds_put_the_okie_face_down_when_no_other_trump_is_unseen() -> None:
+    hands = [["K1", "K2"], ["I5", "K3"], ["K4", "K5"], ["K6", "K7"]] + [
+        [f"G{2 * i + 1}", f"G{2 * i + 2}"] for i in range(4)
+    ]
+    state = at_play(hands, okie="I5", recipient=1, trick=7)
+    play(state, "K1", "I5")
+    for k in range(20):
+        world = GAME.shuffle_unseen(state, 0, random.Random(k))
+        assert world["table"][1][1] == "I5"
+
+
 def test_hidden_sampled_worlds_keep_public_voids() -> None:
     hands = [["K1", "K2"], ["O1", "O3"], ["K4", "K5"], ["O2", "K6"]] + [
         [f"G{2 * i + 1}", f"G{2 * i + 2}"] for i in range(4)

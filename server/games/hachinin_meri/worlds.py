@@ -47,10 +47,11 @@ def redeal(state: dict[str, Any], viewer: int | None, rng: Any) -> None:
         (c for cards in contents.values() for c in cards if c not in pinned), key=sort_key
     )
     sizes = {p: len(cards) for p, cards in contents.items()}
+    trumps = sum(1 for c in pool if order.is_trump(c))
     for strict in (True, False):
         allowed = {p: _allowed(state, order, p, pool, limits, strict) for p in sizes}
         for _ in range(ATTEMPTS if strict else 1):
-            filled = _fill(sizes, pool, pinned, allowed, rng)
+            filled = _fill(sizes, pool, pinned, allowed, trumps, rng)
             if filled is not None:
                 _write(state, filled)
                 return
@@ -133,6 +134,7 @@ def _fill(
     pool: list[str],
     pinned: dict[str, list[Place]],
     allowed: dict[Place, set[str] | None],
+    pool_trumps: int,
     rng: Any,
 ) -> dict[Place, list[str]] | None:
     """One randomised attempt; None when a place cannot be filled."""
@@ -140,6 +142,9 @@ def _fill(
     room = dict(sizes)
     for card, where in pinned.items():
         slots = [p for p in where for _ in range(room[p])]
+        open_down = sum(1 for p in sizes if p[0] == "down" and room[p])
+        if pool_trumps < open_down:  # too few other trumps: this one must be face down
+            slots = [p for p in slots if p[0] == "down"]
         place = slots[rng.randrange(len(slots))]
         filled[place].append(card)
         room[place] -= 1
