@@ -75,14 +75,17 @@ def create_app(redis_url: str | None = None, limits: Limits | None = None) -> St
         owner = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         manager = RoomManager(store, RealClock(), instance_id=owner)
         await manager.start()
-        app.state.services = Services(store, manager, limits or Limits())
+        services = Services(store, manager, limits or Limits())
+        app.state.services = services
         # Everything made so far lives as long as the process: keep it out of the
         # collector's generations so full collections stay short under load.
         gc.collect()
         gc.freeze()
+        services.metrics.gc.install()
         try:
             yield
         finally:
+            services.metrics.gc.uninstall()
             await manager.aclose()
             await store.aclose()
             log.info("rooms saved; store closed")

@@ -7,7 +7,10 @@ person reading the page needs no Prometheus to see the current rate.
 from __future__ import annotations
 
 import bisect
+import gc
+import time
 from collections import Counter, deque
+from typing import Any
 
 # Upper bounds (seconds) of the move-latency histogram buckets.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
@@ -39,6 +42,53 @@ class Histogram:
         return out
 
 
+class GcPauses:
+    """Times the garbage collector's pauses per generation (long ones hurt p99)."""
+
+    def __init__(self) -> None:
+        self.count = [0, 0, 0]
+        self.total = [0.0, 0.0, 0.0]
+        self.longest = [0.0, 0.0, 0.0]
+        self._started = 0.0
+
+    def __call__(self, phase: str, info: dict[str, Any]) -> None:
+        """The `gc.callbacks` hook."""
+        if phase == "start":
+            self._started = time.perf_counter()
+            return
+        pause, generation = time.perf_counter() - self._started, info["generation"]
+        self.count[generation] += 1
+        self.total[generation] += pause
+        self.longest[generation] = max(self.longest[generation], pause)
+
+    def install(self) -> None:
+        """Start timing collections."""
+        gc.callbacks.append(self)
+
+    def uninstall(self) -> None:
+        """Stop timing collections."""
+        gc.callbacks.remove(self)
+
+    def lines(self) -> list[str]:
+        """Prometheus lines: collections, total and longest pause, per generation."""
+        out = ["# TYPE zashiki_gc_collections_total counter"]
+        out += [
+            f'zashiki_gc_collections_total{{generation="{g}"}} {n}'
+            for g, n in enumerate(self.count)
+        ]
+        out.append("# TYPE zashiki_gc_pause_seconds_total counter")
+        out += [
+            f'zashiki_gc_pause_seconds_total{{generation="{g}"}} {t:.6f}'
+            for g, t in enumerate(self.total)
+        ]
+        out.append("# TYPE zashiki_gc_pause_seconds_max gauge")
+        out += [
+            f'zashiki_gc_pause_seconds_max{{generation="{g}"}} {t:.6f}'
+            for g, t in enumerate(self.longest)
+        ]
+        return out
+
+
 class Metrics:
     """What the web layer counts; the room manager reports rooms and saves."""
 
@@ -47,6 +97,7 @@ class Metrics:
         self.moves = 0
         self.move_latency = Histogram()
         self.errors: Counter[str] = Counter()
+        self.gc = GcPauses()
         self._recent: deque[float] = deque()
 
     def move_done(self, now: float, latency_s: float) -> None:
@@ -83,5 +134,6 @@ class Metrics:
             f"zashiki_save_seconds_mean {rooms['save_seconds'] / saves if saves else 0.0:.6f}",
             "# TYPE zashiki_errors_total counter",
             *(f'zashiki_errors_total{{code="{c}"}} {n}' for c, n in sorted(self.errors.items())),
+            *self.gc.lines(),
         ]
         return "\n".join(lines) + "\n"

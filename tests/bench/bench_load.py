@@ -155,6 +155,13 @@ def proc_rss_mb(pid: int) -> float:
     return 0.0
 
 
+def scrape(url: str) -> dict[str, float]:
+    """The server's /metrics page as {"name{labels}": value}."""
+    with urllib.request.urlopen(url + "/metrics", timeout=10) as answer:
+        lines = answer.read().decode().splitlines()
+    return {k: float(v) for k, v in (ln.rsplit(" ", 1) for ln in lines if not ln.startswith("#"))}
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (0-100) of `values`, nearest rank."""
     ordered = sorted(values)
@@ -202,6 +209,12 @@ async def run(
         per_conn = (proc_rss_mb(server_pid) - rss_before) * 1024 / conns
         print(f"server RSS per connection: {per_conn:.0f} KB")
     print(f"highest rate measured with p99 <= 50 ms: {best:.0f} moves/s")
+    figures = scrape(url)
+    pauses = [figures[f'zashiki_gc_pause_seconds_max{{generation="{g}"}}'] * 1000 for g in range(3)]
+    print(
+        f"server save mean {figures['zashiki_save_seconds_mean'] * 1000:.2f} ms; longest GC "
+        f"pause per generation: {pauses[0]:.1f} / {pauses[1]:.1f} / {pauses[2]:.1f} ms"
+    )
     for room in rooms:
         for player in room:
             if player.conn is not None:
