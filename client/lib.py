@@ -29,7 +29,10 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from server.store import codec
 
-RECONNECT_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 1.0, 2.0, 2.0, 2.0, 2.0)
+# About 40 s in all: long enough for a restarted server, or a lapsed room lease.
+RECONNECT_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 1.0, *(2.0,) * 18)
+# Refusals on reconnecting that mean "not now" rather than "never".
+RETRYABLE = frozenset({"room_elsewhere", "room_moved", "server_shutdown", "store_error"})
 
 
 class ZashikiError(Exception):
@@ -272,7 +275,9 @@ class Connection:
                 await self._handshake()
             except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
                 continue
-            except ZashikiError:
+            except ZashikiError as exc:
+                if exc.code in RETRYABLE:
+                    continue
                 return False
             self.reconnects += 1
             for frame, _ in list(self._pending.values()):

@@ -35,6 +35,7 @@ class Close:
     NORMAL = 1000
     TOO_BIG = 1009  # sent by the transport when a frame exceeds its hard cap
     SERVICE_RESTART = 1012  # sent by uvicorn when the server shuts down
+    TRY_AGAIN_LATER = 1013  # the room cannot be served right now (e.g. run elsewhere)
     BAD_HELLO = 4000
     BAD_TOKEN = 4001
     ROOM_NOT_FOUND = 4004

@@ -22,7 +22,8 @@ from server.web import frames
 from server.web.frames import Close, FrameError
 from server.web.limits import TokenBucket
 
-# Close code for a RoomError raised while attaching; other codes close with BAD_HELLO.
+# Close code for a RoomError raised while attaching; any other code (room_elsewhere,
+# server_shutdown, ...) is passing, so the client is told to try again later.
 ATTACH_CLOSE = {"room_not_found": Close.ROOM_NOT_FOUND, "bad_token": Close.BAD_TOKEN}
 # Close code when the room stops running here ({"t": "closed"} from the room).
 ROOM_CLOSED = {"server_shutdown": Close.SERVICE_RESTART}
@@ -144,7 +145,8 @@ async def serve_attached(websocket: WebSocket, services: Any, room: str, tokens:
     try:
         attachment = await services.manager.attach(room, tokens, outbox.push_view)
     except RoomError as exc:
-        await refuse(websocket, exc.code, exc.message, ATTACH_CLOSE.get(exc.code, Close.BAD_HELLO))
+        close = ATTACH_CLOSE.get(exc.code, Close.TRY_AGAIN_LATER)
+        await refuse(websocket, exc.code, exc.message, close)
         return
     metrics = services.metrics
     metrics.connections += 1
