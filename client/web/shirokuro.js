@@ -19,6 +19,7 @@ export const SHIRO_STRINGS = {
     sk_held: "{colour} {n} upright (other end {other} {m})",
     sk_loose: "card {colour} {n} / {other} {m}",
     sk_value: "{colour} {n}",
+    sk_pair: "{a} / {b}",
     sk_gap: "Insert here: position {n}",
     sk_gap_end: "Insert here: at the end (position {n})",
     sk_drawn: "Card to insert",
@@ -48,6 +49,7 @@ export const SHIRO_STRINGS = {
     sk_held: "{colour}{n}が上（反対側は{other}{m}）",
     sk_loose: "カード {colour}{n}／{other}{m}",
     sk_value: "{colour}{n}",
+    sk_pair: "{a}／{b}",
     sk_gap: "ここに入れる：{n}番目",
     sk_gap_end: "ここに入れる：いちばん右（{n}番目）",
     sk_drawn: "入れるカード",
@@ -87,6 +89,11 @@ export function flipText(text) {
 /** A value such as "W2" (or a held card's upright end) as words: "White 2" / "白2". */
 export function valueName(text) {
   return t("sk_value", { colour: t("sk_colour_" + text[0]), n: text[1] });
+}
+
+/** A loose card text ("W6/B5") in words: "White 6 / Black 5" / "白6／黒5". */
+export function looseName(text) {
+  return t("sk_pair", { a: valueName(text.slice(0, 2)), b: valueName(text.slice(3)) });
 }
 
 /** Spoken name of a card: held (upright end first) or loose (white end first). */

@@ -4,5 +4,6 @@
 import * as usunoro from "./usunoro.js";
 import * as hachinin_meri from "./hachinin_meri.js";
 import * as kokuto_rum from "./kokuto_rum.js";
+import * as shirokuro_jong from "./shirokuro_jong.js";
 
-export const TABLES = { usunoro, kokuto_rum, hachinin_meri };
+export const TABLES = { usunoro, kokuto_rum, shirokuro_jong, hachinin_meri };

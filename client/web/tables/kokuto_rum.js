@@ -10,7 +10,8 @@
 import { el, placeText, replaceKeepingFocus } from "../components.js";
 import { t } from "../i18n.js";
 import {
-  SHIRO_STRINGS, cardRow, drawnPanel, flipText, handRow, rotationChoice, shiroBack, shiroCard,
+  SHIRO_STRINGS, cardRow, drawnPanel, flipText, handRow, looseName, rotationChoice, shiroBack, shiroCard,
+  valueName,
 } from "../shirokuro.js";
 
 const OWN = {
@@ -81,6 +82,10 @@ const OWN = {
     kr_row_score: "score {s}",
     kr_row_gain: "+{g} VP → {vp} VP",
     kr_melds_none: "no melds",
+    kr_melds: "Melds: ",
+    kr_set: "set {cards}",
+    kr_run: "run {cards}",
+    kr_list_sep: "; ",
     kr_match_over: "Match over",
     kr_winner: "Winner: {who}",
     kr_and: " and ",
@@ -152,6 +157,10 @@ const OWN = {
     kr_row_score: "{s}点",
     kr_row_gain: "+{g}VP → 計{vp}VP",
     kr_melds_none: "役なし",
+    kr_melds: "役：",
+    kr_set: "セット {cards}",
+    kr_run: "並び {cards}",
+    kr_list_sep: "、",
     kr_match_over: "対局終了",
     kr_winner: "勝者：{who}",
     kr_and: "と",
@@ -207,6 +216,8 @@ export function bestMelds(cards) {
   return { score: best[n], melds: melds.reverse() };
 }
 
+const RESEND_MS = 2000; // after this long without a new view, a move may be tried again
+
 /** One table instance per room page. */
 export function create(root) {
   let ctx = null;
@@ -219,7 +230,14 @@ export function create(root) {
   const view = () => ctx.message.view;
   const legal = () => (me() === undefined ? [] : (ctx.message.legal || {})[me()] || []);
   const find = (pred) => legal().find(pred);
+  // One move per view: a second tap before the server answers would be refused.
+  let sentAt = -Infinity;
+  let sentVersion = null;
   const move = (action) => {
+    const version = ctx.message.version;
+    if (version === sentVersion && performance.now() - sentAt < RESEND_MS) return;
+    sentVersion = version;
+    sentAt = performance.now();
     selected = null;
     ctx.move(me(), action);
   };
@@ -339,15 +357,15 @@ export function create(root) {
     const takenBlocked = discards.length > 0 && discards.length < 2 * v.hand.length;
     return el("div", { class: "hand-block sk-mine" },
       el("strong", {}, t("kr_your_hand")),
-      rotating || v.phase === "rotate" ? rotationChoice({
-        hand: v.hand, canChoose: rotating, chosen: v.rotation,
-        onChoose: (flip) => move({ type: "rotate", flip }),
-      }) : null,
       inserting ? drawnPanel({
         drawn: v.drawn, up: insertUp, getHand: () => handEl, onDrop: insertAt,
         onFlip: () => { insertUp = insertUp === "W" ? "B" : "W"; draw(); },
       }) : null,
       hand,
+      rotating || v.phase === "rotate" ? rotationChoice({
+        hand: v.hand, canChoose: rotating, chosen: v.rotation,
+        onChoose: (flip) => move({ type: "rotate", flip }),
+      }) : null,
       el("p", { class: "muted", id: "hand-score" }, t("kr_score_now", { n: v.score }),
         discards.length ? " " + t("kr_pick_discard") : "", takenBlocked ? " " + t("kr_taken_rule") : ""),
       buttons.length ? el("div", { class: "controls" }, buttons) : null);
@@ -367,11 +385,11 @@ export function create(root) {
     const lines = v.log.slice(-4).map((e) => {
       if (e.type === "draw") {
         return e.from === "pile" ? t("kr_log_draw_pile", { who: who(e.seat) })
-          : t("kr_log_draw_discard", { who: who(e.seat), card: e.card });
+          : t("kr_log_draw_discard", { who: who(e.seat), card: looseName(e.card) });
       }
       if (e.type === "insert") return t("kr_log_insert", { who: who(e.seat) });
-      if (e.type === "discard") return t("kr_log_discard", { who: who(e.seat), card: e.card });
-      if (e.type === "deal") return t("kr_log_deal", { n: e.round, card: e.discard });
+      if (e.type === "discard") return t("kr_log_discard", { who: who(e.seat), card: looseName(e.card) });
+      if (e.type === "deal") return t("kr_log_deal", { n: e.round, card: looseName(e.discard) });
       return null;
     }).filter(Boolean);
     return el("ul", { class: "sk-log", "aria-live": "polite" }, lines.map((line) => el("li", {}, line)));
@@ -397,6 +415,15 @@ export function create(root) {
     return lines;
   }
 
+  function meldText(hand, melds) {
+    if (!melds.length) return t("kr_melds_none");
+    return t("kr_melds") + melds.map(([a, b]) => {
+      const cards = hand.slice(a, b);
+      const kind = cards.every((c) => c.slice(0, 2) === cards[0].slice(0, 2)) ? "kr_set" : "kr_run";
+      return t(kind, { cards: cards.map((c) => valueName(c.slice(0, 2))).join("・") });
+    }).join(t("kr_list_sep"));
+  }
+
   function resultBody(r) {
     return [
       ...explain(r).map((line) => el("p", { class: "sk-explain" }, line)),
@@ -407,7 +434,7 @@ export function create(root) {
         el("span", { class: "badge" }, t("kr_row_score", { s: r.scores[seat] })),
         el("span", { class: `badge${r.gains[seat] ? " strong" : ""}` },
           t("kr_row_gain", { g: r.gains[seat], vp: r.vp[seat] })),
-        r.melds[seat].length ? null : el("span", { class: "muted" }, t("kr_melds_none"))),
+        el("span", { class: "muted" }, meldText(hand, r.melds[seat]))),
       cardRow(hand, { melds: r.melds[seat] })))),
       el("p", { class: "muted" }, t("kr_score_rule")),
     ];

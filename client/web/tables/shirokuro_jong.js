@@ -1,0 +1,498 @@
+// The Shirokuro Jong table (RULINGS section 6): the rotation choice, the Dora indicator,
+// everyone's discard row and exposed melds, the drawn card inserted at a chosen gap
+// either way up (tap a gap or drag the card), discard or Tsumo, the claim prompt after
+// each discard (Ron, Pon, Chii, pass) with a countdown in game time, and each round's
+// result with every Yaku and its points. Every button comes from the legal moves.
+
+import { el, placeText, replaceKeepingFocus } from "../components.js";
+import { t } from "../i18n.js";
+import {
+  SHIRO_STRINGS, cardRow, drawnPanel, handRow, looseName, rotationChoice, shiroBack, shiroCard,
+  valueName,
+} from "../shirokuro.js";
+
+const YAKU = {
+  en: {
+    "Oya": "Oya", "Tsumo": "Tsumo", "Dora": "Dora", "Chin'itsu": "Chin'itsu", "Tanyao": "Tanyao",
+    "Toitoi": "Toitoi", "Haitei": "Haitei", "Houtei": "Houtei", "Iipeikou": "Iipeikou",
+    "Ikkitsuukan": "Ikkitsuukan", "Two-Colour Doujun": "Two-Colour Doujun",
+    "Two-Colour Doukou": "Two-Colour Doukou", "Suutoitsu": "Suutoitsu", "Tenhou": "Tenhou",
+    "Chiihou": "Chiihou", "Renhou": "Renhou",
+  },
+  ja: {
+    "Oya": "親", "Tsumo": "ツモ", "Dora": "ドラ", "Chin'itsu": "清一色", "Tanyao": "断么九",
+    "Toitoi": "対々和", "Haitei": "海底", "Houtei": "河底", "Iipeikou": "一盃口",
+    "Ikkitsuukan": "一気通貫", "Two-Colour Doujun": "二色同順", "Two-Colour Doukou": "二色同刻",
+    "Suutoitsu": "四対子", "Tenhou": "天和", "Chiihou": "地和", "Renhou": "人和",
+  },
+};
+
+const OWN = {
+  en: {
+    opt_rotation: "Hand rotation each round",
+    opt_rotation_true: "Offered",
+    opt_rotation_false: "Off",
+    opt_claim_timeout_ms: "Time to claim a discard",
+    opt_claim_timeout_ms_0: "Wait for every answer",
+    opt_claim_timeout_ms_5000: "5 seconds",
+    opt_claim_timeout_ms_10000: "10 seconds",
+    opt_claim_timeout_ms_15000: "15 seconds",
+    opt_claim_timeout_ms_30000: "30 seconds",
+    opt_claim_timeout_ms_60000: "60 seconds",
+    opt_dora: "Dora",
+    opt_dora_upright_value: "The indicator's white number in white, black number in black",
+    opt_dora_either_number: "Either number in either colour",
+    opt_yaku_reading: "Reading of Iipeikou and Doujun",
+    opt_yaku_reading_usual: "Usual (identical / same-number sequences)",
+    opt_yaku_reading_literal: "Literal (any two sequences)",
+    opt_min_yaku: "Yaku needed to win",
+    opt_min_yaku_0: "None",
+    opt_min_yaku_2: "At least 2",
+    opt_payments: "Payments between players",
+    opt_payments_true: "On",
+    opt_payments_false: "Off",
+    opt_renchan: "Oya deals again after winning",
+    opt_renchan_true: "On",
+    opt_renchan_false: "Off",
+    sj_round: "Round {n} of {total}",
+    sj_oya: "Oya: {who}",
+    sj_oya_mark: "Oya",
+    sj_turn: "turn",
+    sj_points: "{n} pts",
+    sj_points_one: "1 pt",
+    sj_pile: "Draw pile: {n}",
+    sj_dora: "Dora indicator",
+    sj_dora_upright: "Dora: {a} and {b} held upright",
+    sj_dora_either: "Dora: any upright {a} or {b}",
+    sj_discards: "Discards",
+    sj_no_discards: "no discards yet",
+    sj_melds: "Exposed",
+    sj_your_hand: "Your hand",
+    sj_hand_of: "{who}'s hand",
+    sj_discard: "Discard",
+    sj_tsumo: "Tsumo!",
+    sj_pick_discard: "Tap the card to discard.",
+    sj_claim_title: "{who} discarded",
+    sj_ron: "Ron!",
+    sj_pon: "Pon with {a} · {b}",
+    sj_chii: "Chii with {a} · {b}",
+    sj_pass: "Pass",
+    sj_seconds: "{n} s left",
+    sj_waiting_answers: "Waiting for the other players to answer…",
+    sj_no_deadline: "No time limit: the table waits for every answer.",
+    sj_st_rotate: "Choose whether to rotate your hand.",
+    sj_st_rotate_wait: "Waiting for everyone to choose whether to rotate…",
+    sj_st_discard_me: "Your turn: discard a card.",
+    sj_st_tsumo_me: "Your hand is complete: declare Tsumo, or discard.",
+    sj_st_insert_me: "Put the card you drew into your hand.",
+    sj_st_turn: "{who}'s turn…",
+    sj_st_claim_me: "Claim {card}? Ron, Pon, Chii or pass.",
+    sj_st_claim: "Claims on {card}…",
+    sj_st_round_over: "Round over",
+    sj_st_match_over: "Match over",
+    sj_ev_discarded: "{who} discarded {card}.",
+    sj_ev_drew: "{who} drew a card.",
+    sj_ev_pon: "{who} called Pon.",
+    sj_ev_chii: "{who} called Chii.",
+    sj_ev_dealt: "Round {n} dealt.",
+    sj_result_title: "Round result",
+    sj_win_tsumo: "{who} wins by Tsumo.",
+    sj_win_ron: "{who} wins by Ron on a discard by {from}.",
+    sj_yaku_total: "Total",
+    sj_no_yaku: "No yaku: the win scores 0.",
+    sj_drawn: "Drawn round: the pile ran out.",
+    sj_tenpai: "{who} was tenpai (+1).",
+    sj_no_tenpai: "Nobody was tenpai.",
+    sj_delta: "{who}: {d} → {total}",
+    sj_next_round: "Next round",
+    sj_waiting_next: "Waiting for the other players…",
+    sj_match_over: "Match over",
+  },
+  ja: {
+    opt_rotation: "毎ラウンドの手札回転",
+    opt_rotation_true: "あり",
+    opt_rotation_false: "なし",
+    opt_claim_timeout_ms: "鳴き・ロンの受付時間",
+    opt_claim_timeout_ms_0: "全員の返事を待つ",
+    opt_claim_timeout_ms_5000: "5秒",
+    opt_claim_timeout_ms_10000: "10秒",
+    opt_claim_timeout_ms_15000: "15秒",
+    opt_claim_timeout_ms_30000: "30秒",
+    opt_claim_timeout_ms_60000: "60秒",
+    opt_dora: "ドラ",
+    opt_dora_upright_value: "表示牌の白の数字を白で、黒の数字を黒で",
+    opt_dora_either_number: "どちらの数字でも、どちらの色でも",
+    opt_yaku_reading: "一盃口・同順の読み方",
+    opt_yaku_reading_usual: "通常（同じ順子／同じ数字の順子）",
+    opt_yaku_reading_literal: "文字どおり（順子が二つあればよい）",
+    opt_min_yaku: "和了に必要な役",
+    opt_min_yaku_0: "なし",
+    opt_min_yaku_2: "二つ以上",
+    opt_payments: "プレイヤー間の支払い",
+    opt_payments_true: "あり",
+    opt_payments_false: "なし",
+    opt_renchan: "親の連荘",
+    opt_renchan_true: "あり",
+    opt_renchan_false: "なし",
+    sj_round: "第{n}局／全{total}局",
+    sj_oya: "親：{who}",
+    sj_oya_mark: "親",
+    sj_turn: "手番",
+    sj_points: "{n}点",
+    sj_points_one: "1点",
+    sj_pile: "山札：{n}枚",
+    sj_dora: "ドラ表示牌",
+    sj_dora_upright: "ドラ：上向きの{a}と{b}",
+    sj_dora_either: "ドラ：上向きの{a}か{b}（色は問わない）",
+    sj_discards: "捨て牌",
+    sj_no_discards: "捨て牌なし",
+    sj_melds: "副露",
+    sj_your_hand: "あなたの手札",
+    sj_hand_of: "{who}の手札",
+    sj_discard: "捨てる",
+    sj_tsumo: "ツモ！",
+    sj_pick_discard: "捨てるカードをタップしてください。",
+    sj_claim_title: "{who}の捨て牌",
+    sj_ron: "ロン！",
+    sj_pon: "ポン（{a}・{b}）",
+    sj_chii: "チー（{a}・{b}）",
+    sj_pass: "見送る",
+    sj_seconds: "残り{n}秒",
+    sj_waiting_answers: "ほかのプレイヤーの返事を待っています…",
+    sj_no_deadline: "時間制限なし：全員の返事を待ちます。",
+    sj_st_rotate: "手札を回転するかどうか選んでください。",
+    sj_st_rotate_wait: "全員の回転の選択を待っています…",
+    sj_st_discard_me: "あなたの番：カードを一枚捨ててください。",
+    sj_st_tsumo_me: "和了の形です。ツモを宣言するか、捨ててください。",
+    sj_st_insert_me: "引いたカードを手札に入れてください。",
+    sj_st_turn: "{who}の番です…",
+    sj_st_claim_me: "{card}を鳴きますか？ロン・ポン・チー・見送り。",
+    sj_st_claim: "{card}への鳴きを受付中…",
+    sj_st_round_over: "局の終了",
+    sj_st_match_over: "対局終了",
+    sj_ev_discarded: "{who}が{card}を捨てました。",
+    sj_ev_drew: "{who}が一枚引きました。",
+    sj_ev_pon: "{who}がポンしました。",
+    sj_ev_chii: "{who}がチーしました。",
+    sj_ev_dealt: "第{n}局の配牌。",
+    sj_result_title: "局の結果",
+    sj_win_tsumo: "{who}のツモ和了。",
+    sj_win_ron: "{who}が{from}の捨て牌でロン和了。",
+    sj_yaku_total: "合計",
+    sj_no_yaku: "役なし：0点の和了です。",
+    sj_drawn: "流局：山札が尽きました。",
+    sj_tenpai: "{who}は聴牌（+1）。",
+    sj_no_tenpai: "聴牌者なし。",
+    sj_delta: "{who}：{d} → {total}",
+    sj_next_round: "次の局へ",
+    sj_waiting_next: "ほかのプレイヤーを待っています…",
+    sj_match_over: "対局終了",
+  },
+};
+
+export const STRINGS = {
+  en: { ...SHIRO_STRINGS.en, ...OWN.en, ...prefixed(YAKU.en) },
+  ja: { ...SHIRO_STRINGS.ja, ...OWN.ja, ...prefixed(YAKU.ja) },
+};
+
+/** "3 pts" / "1 pt" / "3点". */
+function pts(n) {
+  return n === 1 ? t("sj_points_one") : t("sj_points", { n });
+}
+
+function prefixed(names) {
+  return Object.fromEntries(Object.entries(names).map(([k, v]) => ["sj_yaku_" + k, v]));
+}
+
+const TICK_MS = 250;
+
+const RESEND_MS = 2000; // after this long without a new view, a move may be tried again
+
+/** One table instance per room page. */
+export function create(root) {
+  let ctx = null;
+  let selected = null; // hand index chosen to discard
+  let insertUp = "W";
+  let handEl = null;
+  let clock = null; // {deadline, base, at, running}: the claim window in game time
+  let lastVersion = null;
+  let recent = []; // the last few public events, written out in the current language
+  const timer = setInterval(tick, TICK_MS);
+
+  const me = () => ctx.you[0];
+  const view = () => ctx.message.view;
+  const legal = () => (me() === undefined ? [] : (ctx.message.legal || {})[me()] || []);
+  const find = (pred) => legal().find(pred);
+  const who = (seat) => ctx.seatLabel(seat);
+  // One move per view: a second tap before the server answers would be refused.
+  let sentAt = -Infinity;
+  let sentVersion = null;
+  const move = (action) => {
+    const version = ctx.message.version;
+    if (version === sentVersion && performance.now() - sentAt < RESEND_MS) return;
+    sentVersion = version;
+    sentAt = performance.now();
+    selected = null;
+    ctx.move(me(), action);
+  };
+
+  function remainingMs() {
+    if (!clock) return null;
+    const elapsed = clock.running ? performance.now() - clock.at : 0;
+    return Math.max(0, clock.deadline - clock.base - elapsed);
+  }
+
+  function tick() {
+    const left = remainingMs();
+    const node = root.querySelector("#claim-countdown");
+    if (left === null || !node) return;
+    node.querySelector(".sj-seconds").textContent = t("sj_seconds", { n: Math.ceil(left / 1000) });
+    const bar = node.querySelector(".sj-bar > span");
+    bar.style.width = `${(100 * left) / clock.total}%`;
+  }
+
+  function remember(msg) {
+    if (msg.version === lastVersion) return;
+    lastVersion = msg.version;
+    const shown = ["discarded", "drew", "pon", "chii", "dealt"];
+    recent = [...recent, ...(msg.events || []).filter((e) => shown.includes(e.type))].slice(-4);
+    const v = msg.view;
+    const room = msg.room || {};
+    if (v.phase === "claim" && v.claim_deadline !== null && v.claim_deadline !== undefined) {
+      const total = v.options.claim_timeout_ms || 1;
+      clock = {
+        deadline: v.claim_deadline, base: room.game_ms || 0, at: performance.now(),
+        running: Boolean(room.running) && !room.paused, total,
+      };
+    } else {
+      clock = null;
+    }
+  }
+
+  function header(v) {
+    const room = ctx.room;
+    return el("div", { class: "row" },
+      el("span", { class: "badge", id: "round-badge" }, t("sj_round", { n: v.round, total: v.rounds })),
+      el("span", { class: "badge" }, t("sj_oya", { who: who(v.oya) })),
+      el("span", { class: "badge", id: "pile-count" }, t("sj_pile", { n: v.pile })),
+      room.paused ? el("span", { class: "badge strong", id: "paused" }, "⏸ " + t("paused")) : null,
+      ctx.you.length && room.can_pause !== false ? el("button", {
+        type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
+        onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
+      }, room.paused ? t("resume") : t("pause")) : null,
+      el("button", {
+        type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
+      }, t("settings")));
+  }
+
+  function doraBlock(v) {
+    const a = valueName(v.dora.slice(0, 2));
+    const b = valueName(v.dora.slice(3));
+    const either = v.options.dora === "either_number";
+    return el("div", { class: "sj-dora", id: "dora" },
+      el("span", { class: "label" }, t("sj_dora")),
+      shiroCard(v.dora, { loose: true }),
+      el("span", {}, either ? t("sj_dora_either", { a: v.dora[1], b: v.dora[4] }) : t("sj_dora_upright", { a, b })));
+  }
+
+  function seatPanel(v, seat) {
+    const mine = ctx.you.includes(seat);
+    const turn = v.turn === seat && !["rotate", "round_over", "match_over"].includes(v.phase);
+    const melds = v.melds[seat];
+    return el("div", { class: `seat sj-seat${mine ? " me" : ""}${turn ? " active" : ""}`, "data-seat": seat },
+      el("div", { class: "name" }, who(seat),
+        turn ? el("span", { class: "badge strong" }, "▶ " + t("sj_turn")) : null,
+        v.oya === seat ? el("span", { class: "badge" }, t("sj_oya_mark")) : null),
+      el("div", {}, el("strong", {}, pts(v.scores[seat])), " · ", t("sk_cards", { n: v.hand_sizes[seat] })),
+      mine ? null : el("div", { class: "sk-row tiny", "aria-label": t("sj_hand_of", { who: who(seat) }) },
+        Array.from({ length: v.hand_sizes[seat] }, shiroBack)),
+      melds.length ? el("div", { class: "sj-melds", "data-melds": seat },
+        el("span", { class: "label" }, t("sj_melds")), melds.map((m) => cardRow(m, { cls: "tiny meld-row" }))) : null,
+      el("div", { class: "sj-discards", "data-discards": seat },
+        el("span", { class: "label" }, t("sj_discards")),
+        v.discards[seat].length
+          ? cardRow(v.discards[seat], { loose: true, cls: "tiny" })
+          : el("span", { class: "muted" }, t("sj_no_discards"))));
+  }
+
+  function insertAt(pos) {
+    const action = find((a) => a.type === "insert" && a.index === pos && a.up === insertUp);
+    if (action) {
+      insertUp = "W";
+      move(action);
+    }
+  }
+
+  function countdown(v) {
+    if (v.phase !== "claim") return null;
+    if (!clock) return el("p", { class: "muted", id: "claim-countdown" }, t("sj_no_deadline"));
+    const left = remainingMs();
+    return el("div", { class: "sj-countdown", id: "claim-countdown", role: "timer" },
+      el("span", { class: "sj-seconds" }, t("sj_seconds", { n: Math.ceil(left / 1000) })),
+      el("span", { class: "sj-bar", "aria-hidden": "true" },
+        el("span", { style: `width: ${(100 * left) / clock.total}%` })));
+  }
+
+  function claimPrompt(v) {
+    if (v.phase !== "claim") return null;
+    const acts = legal();
+    const hand = v.hand || [];
+    const pair = (i) => ({ a: valueName(hand[i].slice(0, 2)), b: valueName(hand[i + 1].slice(0, 2)) });
+    const buttons = acts.map((a) => {
+      if (a.type === "ron") return el("button", { type: "button", class: "big", id: "claim-ron", "data-key": "claim-ron", onclick: () => move(a) }, t("sj_ron"));
+      if (a.type === "pon" || a.type === "chii") {
+        return el("button", {
+          type: "button", class: "big", id: `claim-${a.type}-${a.index}`, "data-key": `claim-${a.type}-${a.index}`,
+          "data-claim": a.type, onclick: () => move(a),
+        }, t("sj_" + a.type, pair(a.index)));
+      }
+      return null;
+    }).filter(Boolean);
+    const pass = acts.find((a) => a.type === "pass");
+    if (pass) {
+      buttons.push(el("button", {
+        type: "button", class: "big ghost", id: "claim-pass", "data-key": "claim-pass", onclick: () => move(pass),
+      }, t("sj_pass")));
+    }
+    return el("div", { class: "sj-claim", id: "claim-prompt", role: "group", "aria-label": t("sj_claim_title", { who: who(v.discarder) }) },
+      el("div", { class: "row" },
+        el("span", { class: "label" }, t("sj_claim_title", { who: who(v.discarder) })),
+        shiroCard(v.claim_on, { loose: true, attrs: { id: "claim-card" } })),
+      countdown(v),
+      buttons.length ? el("div", { class: "controls" }, buttons) : el("p", { class: "muted" }, t("sj_waiting_answers")));
+  }
+
+  function myArea(v) {
+    const seat = me();
+    if (seat === undefined || !v.hand) return null;
+    const acts = legal();
+    const inserting = acts.some((a) => a.type === "insert") && v.drawn;
+    const discards = acts.filter((a) => a.type === "discard");
+    const canDiscard = (i) => discards.some((a) => a.index === i);
+    if (selected !== null && !canDiscard(selected)) selected = null;
+    const rotating = acts.some((a) => a.type === "rotate");
+    const hand = handRow({
+      cards: v.hand, seat, selected,
+      selectable: canDiscard,
+      onSelect: discards.length ? (i) => { selected = selected === i ? null : i; draw(); } : undefined,
+      onGap: inserting ? insertAt : undefined,
+    });
+    handEl = hand;
+    const tsumo = acts.find((a) => a.type === "tsumo");
+    const buttons = [];
+    if (tsumo) {
+      buttons.push(el("button", { type: "button", class: "big", id: "tsumo", "data-key": "tsumo", onclick: () => move(tsumo) }, t("sj_tsumo")));
+    }
+    if (discards.length) {
+      buttons.push(el("button", {
+        type: "button", class: "big", id: "discard", "data-key": "discard", disabled: selected === null,
+        onclick: () => { const a = discards.find((d) => d.index === selected); if (a) move(a); },
+      }, t("sj_discard")));
+    }
+    return el("div", { class: "hand-block sk-mine" },
+      el("strong", {}, t("sj_your_hand")),
+      inserting ? drawnPanel({
+        drawn: v.drawn, up: insertUp, getHand: () => handEl, onDrop: insertAt,
+        onFlip: () => { insertUp = insertUp === "W" ? "B" : "W"; draw(); },
+      }) : null,
+      hand,
+      v.melds[seat].length ? el("div", { class: "sj-melds" }, el("span", { class: "label" }, t("sj_melds")),
+        v.melds[seat].map((m) => cardRow(m, { cls: "meld-row" }))) : null,
+      rotating || v.phase === "rotate" ? rotationChoice({
+        hand: v.hand, canChoose: rotating, chosen: v.rotation,
+        onChoose: (flip) => move({ type: "rotate", flip }),
+      }) : null,
+      discards.length ? el("p", { class: "muted" }, t("sj_pick_discard")) : null,
+      buttons.length ? el("div", { class: "controls" }, buttons) : null);
+  }
+
+  function eventText(e) {
+    if (e.type === "discarded") return t("sj_ev_discarded", { who: who(e.seat), card: looseName(e.card) });
+    if (e.type === "dealt") return t("sj_ev_dealt", { n: e.round });
+    return t("sj_ev_" + e.type, { who: who(e.seat) });
+  }
+
+  function statusText(v) {
+    const acts = legal();
+    switch (v.phase) {
+      case "rotate":
+        return acts.some((a) => a.type === "rotate") ? t("sj_st_rotate") : t("sj_st_rotate_wait");
+      case "claim":
+        return acts.length ? t("sj_st_claim_me", { card: looseName(v.claim_on) }) : t("sj_st_claim", { card: looseName(v.claim_on) });
+      case "round_over":
+      case "match_over":
+        return t("sj_st_" + v.phase);
+      default:
+        if (!ctx.you.includes(v.turn)) return t("sj_st_turn", { who: who(v.turn) });
+        if (v.phase === "insert") return t("sj_st_insert_me");
+        return acts.some((a) => a.type === "tsumo") ? t("sj_st_tsumo_me") : t("sj_st_discard_me");
+    }
+  }
+
+  function winnerBlock(w, from) {
+    return el("div", { class: "sk-result-row", "data-result-seat": w.seat },
+      el("p", { class: "sk-explain" }, w.by === "tsumo" ? t("sj_win_tsumo", { who: who(w.seat) })
+        : t("sj_win_ron", { who: who(w.seat), from: who(from) })),
+      cardRow(w.hand),
+      w.melds.length ? el("div", { class: "sj-melds" }, el("span", { class: "label" }, t("sj_melds")),
+        w.melds.map((m) => cardRow(m, { cls: "meld-row" }))) : null,
+      w.yaku.length
+        ? el("table", { class: "sj-yaku" },
+          w.yaku.map(([name, points]) => el("tr", { "data-yaku": name },
+            el("th", {}, t("sj_yaku_" + name)), el("td", {}, pts(points)))),
+          el("tr", { class: "total" }, el("th", {}, t("sj_yaku_total")), el("td", {}, pts(w.points))))
+        : el("p", {}, t("sj_no_yaku")));
+  }
+
+  function resultBlock(v) {
+    const r = v.result;
+    if (!r || !["round_over", "match_over"].includes(v.phase)) return null;
+    const body = r.kind === "win"
+      ? r.winners.map((w) => winnerBlock(w, r.from))
+      : [el("p", { class: "sk-explain" }, t("sj_drawn")),
+        r.tenpai.length ? null : el("p", {}, t("sj_no_tenpai")),
+        ...r.tenpai.map((h) => el("div", { class: "sk-result-row", "data-result-seat": h.seat },
+          el("p", {}, t("sj_tenpai", { who: who(h.seat) })), cardRow(h.hand),
+          h.melds.map((m) => cardRow(m, { cls: "meld-row" }))))];
+    const deltas = el("ul", { class: "sj-deltas" }, r.deltas.map((d, seat) => el("li", {},
+      t("sj_delta", { who: who(seat), d: d >= 0 ? `+${d}` : String(d), total: v.scores[seat] }))));
+    const next = find((a) => a.type === "next");
+    const outcome = ctx.message.outcome;
+    return el("div", { class: "result", id: "round-result", role: "status" },
+      el("h3", {}, v.phase === "match_over" ? t("sj_match_over") : t("sj_result_title")),
+      body, deltas,
+      outcome ? el("ol", {}, outcome.places.map((place, seat) => [place, seat])
+        .sort((a, b) => a[0] - b[0])
+        .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${who(seat)} · ${pts(outcome.scores[seat])}`)))
+        : null,
+      next ? el("button", { type: "button", id: "next-round", "data-key": "next-round", onclick: () => move(next) }, t("sj_next_round"))
+        : v.phase === "round_over" ? el("p", { class: "muted" }, t("sj_waiting_next")) : null);
+  }
+
+  function draw() {
+    if (!ctx) return;
+    const v = view();
+    if (v.phase !== "insert") insertUp = "W";
+    replaceKeepingFocus(root,
+      el("div", { class: "table sk-table", "data-phase": v.phase, "data-game": "shirokuro_jong" },
+        header(v),
+        resultBlock(v),
+        el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(v)),
+        el("div", { class: "seats" }, v.scores.map((_, seat) => seatPanel(v, seat))),
+        el("div", { class: "sk-piles" }, doraBlock(v)),
+        claimPrompt(v),
+        el("ul", { class: "sk-log", "aria-live": "polite" }, recent.map((e) => el("li", {}, eventText(e)))),
+        myArea(v)));
+  }
+
+  return {
+    render(context) {
+      ctx = context;
+      remember(ctx.message);
+      draw();
+    },
+    destroy() {
+      clearInterval(timer);
+    },
+  };
+}
