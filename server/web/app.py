@@ -14,8 +14,8 @@ import secrets
 import socket
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.routing import Mount, WebSocketRoute
@@ -26,32 +26,21 @@ from server.rooms.manager import RoomManager
 from server.store.memory_store import MemoryStore
 from server.store.store import Store
 from server.web import api, ws
-from server.web.limits import Limits, RoomConnections
-from server.web.metrics import Metrics
+from server.web.limits import Limits
+from server.web.services import Services
 
 log = logging.getLogger("zashiki")
 
 STATIC_DIR = Path(__file__).resolve().parents[2] / "client" / "web"
 
 
-@dataclass
-class Services:
-    """What every request handler shares."""
-
-    store: Store
-    manager: RoomManager
-    limits: Limits
-    metrics: Metrics = field(default_factory=Metrics)
-    connections: RoomConnections = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.connections = RoomConnections(self.limits.connections_per_room)
-
-
 def describe_store(redis_url: str | None) -> str:
     """The log line naming where rooms are kept."""
     if redis_url:
-        return f"store: Redis at {redis_url}"
+        # Never log a password given in the URL.
+        parts = urlsplit(redis_url)
+        shown = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+        return f"store: Redis at {shown}"
     return "store: in-process memory (no Redis address given; rooms end with the process)"
 
 

@@ -42,6 +42,7 @@ class Close:
     HELLO_TIMEOUT = 4008
     TOO_MANY_CONNECTIONS = 4009
     ROOM_MOVED = 4010  # the room stopped running on this process: reconnect
+    TOO_SLOW = 4011  # the client did not read its frames; reconnect to catch up
 
 
 class FrameError(Exception):

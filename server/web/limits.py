@@ -19,6 +19,9 @@ class Limits:
     frame_burst: int = 40
     connections_per_room: int = 16
     hello_timeout_s: float = 10.0
+    # Frames queued for a client that does not read; past this it is disconnected
+    # rather than allowed to grow the server's memory.
+    outbox_frames: int = 512
 
 
 class TokenBucket:

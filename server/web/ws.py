@@ -18,9 +18,12 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.rooms.errors import RoomError
+from server.rooms.manager import Attachment
 from server.web import frames
 from server.web.frames import Close, FrameError
 from server.web.limits import TokenBucket
+from server.web.metrics import Metrics
+from server.web.services import Services
 
 # Close code for a RoomError raised while attaching; any other code (room_elsewhere,
 # server_shutdown, ...) is passing, so the client is told to try again later.
@@ -38,8 +41,9 @@ class Outbox:
     that exists only while the writer waits costs the least.
     """
 
-    def __init__(self, websocket: WebSocket) -> None:
+    def __init__(self, websocket: WebSocket, limit: int) -> None:
         self.websocket = websocket
+        self.limit = limit
         self.queue: deque[bytes] = deque()
         self.close_code: int | None = None
         self.task: asyncio.Task[None] | None = None
@@ -51,8 +55,14 @@ class Outbox:
         self.task = asyncio.create_task(self._write())
 
     def push(self, data: bytes) -> None:
-        """Queue one frame; never blocks."""
-        self.queue.append(data)
+        """Queue one frame; never blocks. A client too far behind is cut off."""
+        if self.close_code is not None:
+            return
+        if len(self.queue) >= self.limit:
+            self.queue.clear()
+            self.close_code = Close.TOO_SLOW
+        else:
+            self.queue.append(data)
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -63,9 +73,9 @@ class Outbox:
         A "closed" message (the room stopped running here) is the last frame; the
         connection is then closed so the client reconnects, possibly elsewhere.
         """
-        if message.get("t") == "closed":
-            self.close_code = ROOM_CLOSED.get(message.get("code", ""), Close.ROOM_MOVED)
         self.push(frames.encode(message))
+        if message.get("t") == "closed" and self.close_code is None:
+            self.close_code = ROOM_CLOSED.get(message.get("code", ""), Close.ROOM_MOVED)
 
     async def _write(self) -> None:
         send = self.websocket.send_bytes
@@ -139,9 +149,11 @@ async def play(websocket: WebSocket) -> None:
         services.connections.leave(room)
 
 
-async def serve_attached(websocket: WebSocket, services: Any, room: str, tokens: list[str]) -> None:
+async def serve_attached(
+    websocket: WebSocket, services: Services, room: str, tokens: list[str]
+) -> None:
     """Attach to the room, welcome the client, then handle its frames until it leaves."""
-    outbox = Outbox(websocket)
+    outbox = Outbox(websocket, services.limits.outbox_frames)
     try:
         attachment = await services.manager.attach(room, tokens, outbox.push_view)
     except RoomError as exc:
@@ -159,7 +171,7 @@ async def serve_attached(websocket: WebSocket, services: Any, room: str, tokens:
         await outbox.aclose()
 
 
-def welcome(attachment: Any) -> dict[str, Any]:
+def welcome(attachment: Attachment) -> dict[str, Any]:
     """The first frame after a good hello: the room, the seats held, their last move seq.
 
     `last_seq` lets a client that lost its counter (a reloaded page) go on numbering.
@@ -172,7 +184,9 @@ def welcome(attachment: Any) -> dict[str, Any]:
     }
 
 
-async def read_frames(websocket: WebSocket, services: Any, attachment: Any, outbox: Outbox) -> None:
+async def read_frames(
+    websocket: WebSocket, services: Services, attachment: Attachment, outbox: Outbox
+) -> None:
     """The receive loop: one frame at a time, each answered or refused."""
     limits, metrics = services.limits, services.metrics
     bucket = TokenBucket(limits.frames_per_second, limits.frame_burst, time.monotonic())
@@ -196,7 +210,9 @@ async def read_frames(websocket: WebSocket, services: Any, attachment: Any, outb
             outbox.push(frames.encode(reply))
 
 
-async def handle(frame: dict[str, Any], attachment: Any, metrics: Any) -> dict[str, Any] | None:
+async def handle(
+    frame: dict[str, Any], attachment: Attachment, metrics: Metrics
+) -> dict[str, Any] | None:
     """Carry out one checked frame; returns the reply frame, if the frame has one."""
     kind = frame["t"]
     if kind == "move":
