@@ -181,7 +181,7 @@ async def run(
     await drive(rooms, rates[0], WARMUP_S, None)
     print(
         f"{'rate':>6} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
-        f"{'refused':>8} {'srv CPU':>8} {'gen CPU':>8} {'srv RSS MB':>10}"
+        f"{'refused':>8} {'srv CPU':>8} {'µs/move':>8} {'gen CPU':>8} {'srv RSS MB':>10}"
     )
     best = 0.0
     for rate in rates:
@@ -196,9 +196,13 @@ async def run(
         p50, p99 = percentile(window.latencies, 50) * 1000, percentile(window.latencies, 99) * 1000
         peak = max(window.latencies, default=0.0) * 1000
         rss = proc_rss_mb(server_pid) if server_pid else float("nan")
+        refused = sum(window.refused.values())
+        # Server CPU per move handled (refused ones cost too): the figure that does not
+        # depend on what else the machine is running.
+        per_move = srv_cpu * wall / max(1, len(window.latencies) + refused) * 1e6
         print(
             f"{rate:6.0f} {done:8.0f} {p50:7.1f} {p99:7.1f} {peak:7.1f} "
-            f"{sum(window.refused.values()):8d} {srv_cpu:7.0%} {gen_cpu:7.0%} {rss:10.0f}"
+            f"{refused:8d} {srv_cpu:7.0%} {per_move:8.0f} {gen_cpu:7.0%} {rss:10.0f}"
         )
         if window.refused:
             skipped = f"skipped (no move / seat busy): {window.skipped}"
