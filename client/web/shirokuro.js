@@ -242,7 +242,7 @@ export function makeDraggable(card, getHand, onDrop) {
  */
 export function drawnPanel({ drawn, up, onFlip, getHand, onDrop }) {
   const text = up === "W" ? drawn : flipText(drawn);
-  const card = shiroCard(text, { key: "drawn-card", extra: "drawn", attrs: { id: "drawn-card", tabindex: "0" } });
+  const card = shiroCard(text, { key: "drawn-card", extra: "drawn", attrs: { id: "drawn-card" } });
   makeDraggable(card, getHand, onDrop);
   return el("div", { class: "sk-drawn", id: "drawn-panel" },
     el("div", { class: "sk-drawn-card" }, el("span", { class: "label" }, t("sk_drawn")), card),

@@ -371,8 +371,10 @@ export function create(root) {
     const canDiscard = (i) => discards.some((a) => a.index === i);
     if (selected !== null && !canDiscard(selected)) selected = null;
     const rotating = acts.some((a) => a.type === "rotate");
+    // In a claim window, outline the pairs a Pon or Chii would expose.
+    const pairs = acts.filter((a) => a.type === "pon" || a.type === "chii").map((a) => [a.index, a.index + 2]);
     const hand = handRow({
-      cards: v.hand, seat, selected,
+      cards: v.hand, seat, selected, melds: pairs,
       selectable: canDiscard,
       onSelect: discards.length ? (i) => { selected = selected === i ? null : i; draw(); } : undefined,
       onGap: inserting ? insertAt : undefined,
