@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 
 import uvicorn
@@ -31,4 +32,6 @@ def serve(host: str, port: int, redis_url: str | None, limits: Limits | None = N
         access_log=False,
         timeout_graceful_shutdown=5,
     )
-    uvicorn.Server(config).run()
+    # uvicorn has already shut down gracefully (rooms saved) when it re-raises Ctrl-C.
+    with contextlib.suppress(KeyboardInterrupt):
+        uvicorn.Server(config).run()

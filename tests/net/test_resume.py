@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 from pathlib import Path
 
 from client.lib import Client
@@ -57,7 +58,7 @@ async def test_room_continues_on_a_new_server_after_a_restart(
         conn = await client.connect(host.code, [host.token])
         card = (await conn.next_view())["view"]["hand"][0]
         before = await view_at(conn, (await conn.move({"type": "mark", "card": card}))["version"])
-        first.stop()
+        assert first.stop(signal.SIGINT) == 0  # Ctrl-C: a graceful stop, rooms saved
         second.start()
         while conn.reconnects == 0:
             await conn.next_view()
