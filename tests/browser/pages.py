@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+import time
 
+from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 PHONE = {"width": 390, "height": 844}
@@ -61,3 +63,29 @@ def english_left(page: Page, code: str = "") -> set[str]:
         }"""
     )
     return {w for w in ENGLISH_WORD.findall(text) if w not in ALLOWED_LATIN and w not in code}
+
+
+def click_first(page: Page, selectors: tuple[str, ...]) -> bool:
+    """Click the first enabled element matching one of `selectors`, if any is there now.
+
+    Tables move on by themselves (CPUs play in real time), so a target may vanish
+    between finding and clicking it: that counts as not clicked, and the caller retries.
+    """
+    for selector in selectors:
+        target = page.locator(selector).first
+        if target.count():
+            try:
+                target.click(timeout=500)
+                return True
+            except PlaywrightError:
+                return False
+    return False
+
+
+def play_until(pages: list[Page], done: str, moves: tuple[str, ...], seconds: float) -> None:
+    """Keep clicking the first available move on each page until `done` shows on the
+    first page (or `seconds` pass; the caller then asserts on `done`)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not pages[0].locator(done).count():
+        if not any([click_first(page, moves) for page in pages]):
+            pages[0].wait_for_timeout(100)

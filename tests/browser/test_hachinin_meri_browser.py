@@ -1,0 +1,79 @@
+"""The Hachinin Meri table in real Chromium: a whole deal with friends by link, Japanese.
+
+CPUs take 0.5-1.5 s per move in real time, so a deal against seven of them would take
+over a minute; the whole-deal test seats the newcomer with five friends (two CPUs).
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.pages import (
+    DESKTOP,
+    PHONE,
+    english_left,
+    host_room,
+    join_by_link,
+    play_until,
+    start,
+)
+
+GAME = "hachinin_meri"
+# Declare/pass, then any playable card of our hand (discard or play).
+MOVES = ("#declare-prompt button", ".my-hand button.tcard:enabled")
+MY_TURN = ".my-hand button.tcard:enabled"
+
+
+def hand_cards(page: Page) -> list[str]:
+    """The cards of this browser's own hand."""
+    return page.locator(".my-hand [data-card]").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.card)"
+    )
+
+
+def test_newcomer_and_friends_by_link_play_a_whole_deal(new_page, server_url) -> None:
+    host = new_page(**DESKTOP)
+    code = host_room(host, server_url, GAME, friend_seats=(1, 2, 3, 4, 5))
+    friends = [new_page() for _ in range(5)]
+    for friend in friends:
+        join_by_link(friend, server_url, code)
+    start(host)
+    pages = [host, *friends]
+    for page in friends:
+        expect(page.locator(".table")).to_be_visible()
+    hands = [set(hand_cards(page)) for page in pages]
+    assert all(len(h) >= 9 for h in hands)
+    assert len(set().union(*hands)) == sum(len(h) for h in hands), "each sees only their own hand"
+    expect(host.locator('[data-seat="0"] .team-badge')).to_have_text("◆ Team A")
+    expect(friends[0].locator('[data-seat="1"] .team-badge')).to_have_text("● Team B")
+    expect(host.locator("#okie [data-card]")).to_have_count(1)
+    play_until(pages, "#current-trick li", MOVES, seconds=30)
+    screenshot(host, "hachinin_meri-trick-desktop")
+    play_until(pages, "#round-result", MOVES, seconds=60)
+    expect(host.locator("#round-result")).to_contain_text("Deal 1 result")
+    expect(host.locator(".table")).to_have_attribute("data-deal", "2")
+    screenshot(host, "hachinin_meri-deal-result-desktop")
+    last = host.locator("#last-trick")
+    expect(last).to_contain_text("trick 9")
+    assert last.locator("[data-card]").count() == 8, "every card of the last trick is shown"
+    assert last.locator(".tcard.back").count() == 0, "trick 9 is revealed at once"
+    cells = host.locator("#deal-history tbody td").all_inner_texts()
+    assert sum(int(x) for x in cells) == 9, "the two teams' deal scores sum to nine"
+
+
+def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_url) -> None:
+    page = new_page(**PHONE)
+    page.goto(server_url + "/")
+    page.click("#lang-toggle")
+    code = host_room(page, server_url, GAME)
+    start(page)
+    expect(page.locator("#settings-button")).to_have_text("設定")
+    assert english_left(page, code) == set()
+    play_until([page], MY_TURN, ("#declare-prompt button",), seconds=30)
+    cards = page.locator(".my-hand button.tcard")
+    assert 0 < page.locator(MY_TURN).count() <= cards.count()
+    assert english_left(page, code) == set()
+    assert screenshot(page, "hachinin_meri-table-phone-ja").stat().st_size > 0
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], "the table fits the phone's width without sideways scrolling"
