@@ -30,7 +30,7 @@ from server.games.utsuke.cards import COLOUR_OF, NUMBER_OF, legal_cards, npc_car
 from server.games.utsuke.engine import MAX_GUESS, UtsukeState
 
 DELAY_MS = (500, 1500)
-HARD_BUDGET_S = 0.15
+HARD_BUDGET_S = 0.12
 # Expected Homare of a guess that misses the Lord's count by 0, 1, 2, 3: exact pays 2,
 # a near miss is often still the closest guess at the table.
 CLOSENESS = (2.0, 0.6, 0.2, 0.05)
