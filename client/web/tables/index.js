@@ -3,7 +3,8 @@
 
 import * as usunoro from "./usunoro.js";
 import * as hachinin_meri from "./hachinin_meri.js";
+import * as utsuke from "./utsuke.js";
 import * as kokuto_rum from "./kokuto_rum.js";
 import * as shirokuro_jong from "./shirokuro_jong.js";
 
-export const TABLES = { usunoro, kokuto_rum, shirokuro_jong, hachinin_meri };
+export const TABLES = { usunoro, kokuto_rum, shirokuro_jong, hachinin_meri, utsuke };

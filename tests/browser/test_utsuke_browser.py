@@ -1,0 +1,83 @@
+"""The Utsuke table in real Chromium: a round to its judging, a friend by link, Japanese."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.pages import (
+    DESKTOP,
+    PHONE,
+    english_left,
+    host_room,
+    join_by_link,
+    play_until,
+    start,
+)
+
+GAME = "utsuke"
+# Commit a picked guess, else pick one, else play any playable card.
+MOVES = ("#guess-confirm:enabled", "#guess-pad button", ".my-hand button.tcard:enabled")
+
+
+def hand_cards(page: Page) -> list[str]:
+    """The cards of this browser's own hand."""
+    return page.locator(".my-hand [data-card]").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.card)"
+    )
+
+
+def test_newcomer_plays_a_round_until_the_judging_shows(new_page, server_url) -> None:
+    page = new_page(**DESKTOP)
+    host_room(page, server_url, GAME, seats=2)
+    start(page)
+    expect(page.locator("#lord-hand [data-card]")).to_have_count(15)
+    expect(page.locator("#prince-hand [data-card]")).to_have_count(15)
+    expect(page.locator("#lord-hand .tcard.chip")).to_have_count(1)
+    chip = page.locator("#lord-hand [data-card]").last
+    expect(chip).to_have_class(re.compile(r"\bchip\b"), timeout=1000)
+    page.click('#guess-pad button[data-guess="4"]')
+    page.click("#guess-confirm")
+    expect(page.locator("#my-guess")).to_contain_text("Your guess: 4")
+    play_until([page], "#current-trick li", MOVES, seconds=15)
+    screenshot(page, "utsuke-trick-desktop")
+    play_until([page], "#round-result", MOVES, seconds=45)
+    result = page.locator("#round-result")
+    expect(result).to_contain_text("Judging of round 1")
+    expect(result).to_contain_text("The Lord took")
+    expect(result.locator("#judging li").first).to_contain_text("guessed 4")
+    expect(page.locator(".table")).to_have_attribute("data-round", "2")
+    screenshot(page, "utsuke-judging-desktop")
+
+
+def test_friend_joins_by_link_and_sees_only_that_the_host_guessed(new_page, server_url) -> None:
+    host = new_page()
+    code = host_room(host, server_url, GAME, seats=3, friend_seats=(1,))
+    friend = new_page()
+    join_by_link(friend, server_url, code)
+    start(host)
+    expect(friend.locator(".table")).to_be_visible()
+    assert len(hand_cards(host)) == 15 and len(hand_cards(friend)) == 15
+    assert not set(hand_cards(host)) & set(hand_cards(friend)), "each sees only their own hand"
+    host.click('#guess-pad button[data-guess="7"]')
+    host.click("#guess-confirm")
+    expect(friend.locator('[data-seat="0"]')).to_contain_text("guessed")
+    assert "7" not in friend.locator('[data-seat="0"]').inner_text()
+    expect(friend.locator("#guess-pad")).to_be_visible()
+
+
+def test_japanese_table_at_phone_size(new_page, server_url) -> None:
+    page = new_page(**PHONE)
+    page.goto(server_url + "/")
+    page.click("#lang-toggle")
+    code = host_room(page, server_url, GAME, seats=2)
+    start(page)
+    expect(page.locator("#settings-button")).to_have_text("設定")
+    assert english_left(page, code) == set()
+    play_until([page], ".my-hand button.tcard:enabled", MOVES[:2], seconds=15)
+    assert english_left(page, code) == set()
+    assert screenshot(page, "utsuke-table-phone-ja").stat().st_size > 0
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], "the table fits the phone's width without sideways scrolling"
