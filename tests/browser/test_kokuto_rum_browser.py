@@ -59,6 +59,10 @@ def test_newcomer_plays_a_round_to_its_result(new_page, server_url) -> None:
     expect(result.locator(".sk-explain").first).to_be_visible()
     expect(result).to_contain_text("VP")
     screenshot(page, "kokuto-rum-result-desktop")
+    if page.locator('.table[data-phase="over"]').count():
+        # An Underknock against a low hand can take a CPU past 30 VP at once.
+        expect(result).to_contain_text("Match over")
+        return
     page.click("#close-result")
     expect(page.locator("#round-result")).to_have_count(0)
     expect(page.locator("#round-badge")).to_have_text("Round 2")
