@@ -25,7 +25,8 @@ def standings(homare: list[int], uchikubi: list[int], end_rule: str) -> dict[str
 
     Executed players (2 Uchikubi) lose even with 3 Homare; players with 3+ Homare win.
     With losers but no winner (ruling T9) the survivors are ranked by Homare, then fewer
-    Uchikubi, or all share first place under the "survivors_share" option.
+    Uchikubi, or all share first place under the "survivors_share" option. If every
+    player is executed at once, all share one place and `winners` is empty.
 
     >>> standings([3, 1, 0], [0, 0, 2], "ranked")["places"]
     [1, 2, 3]
