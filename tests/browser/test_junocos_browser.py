@@ -1,0 +1,71 @@
+"""The Junocos table in real Chromium: draft and a whole round with a friend by link and
+a CPU, and the Japanese table at phone size."""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import screenshot
+from tests.browser.pages import (
+    DESKTOP,
+    PHONE,
+    english_left,
+    host_room,
+    join_by_link,
+    play_until,
+    start,
+)
+
+GAME = "junocos"
+# Take a face-up card in the draft, else play any playable card (hand or open cards).
+MOVES = ("#draft-row button.tcard:enabled", ".my-hand button.tcard:enabled")
+
+
+def hand_cards(page: Page) -> list[str]:
+    """The cards of this browser's own hand (not its open cards)."""
+    return (
+        page.locator(".my-hand")
+        .first.locator("[data-card]")
+        .evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+    )
+
+
+def test_newcomer_and_a_friend_by_link_draft_and_play_a_whole_round(new_page, server_url) -> None:
+    host = new_page(**DESKTOP)
+    code = host_room(host, server_url, GAME, seats=3, friend_seats=(1,))
+    friend = new_page()
+    join_by_link(friend, server_url, code)
+    start(host)
+    expect(friend.locator(".table")).to_be_visible()
+    assert len(hand_cards(host)) == 9 and len(hand_cards(friend)) == 9
+    assert host.locator("#draft-row [data-card]").count() == 13
+    play_until([host, friend], "#trump-indicator", MOVES[:1], seconds=30)
+    expect(host.locator("#trump-indicator [data-card]")).to_have_count(1)
+    expect(host.locator("#my-open [data-card]")).to_have_count(4)
+    expect(friend.locator('[data-seat="0"] .open-cards [data-card]')).to_have_count(4)
+    play_until([host, friend], "#current-trick li", MOVES, seconds=15)
+    screenshot(host, "junocos-trick-desktop")
+    play_until([host, friend], "#round-result", MOVES, seconds=60)
+    result = host.locator("#round-result")
+    expect(result).to_contain_text("Round 1 result")
+    expect(result.locator("li")).to_have_count(3)
+    expect(host.locator(".table")).to_have_attribute("data-round", "2")
+    assert host.locator("#junocos-scores tbody tr").count() == 2, "round 1 and the total"
+    screenshot(host, "junocos-round-result-desktop")
+
+
+def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_url) -> None:
+    page = new_page(**PHONE)
+    page.goto(server_url + "/")
+    page.click("#lang-toggle")
+    code = host_room(page, server_url, GAME, seats=3)
+    start(page)
+    expect(page.locator("#settings-button")).to_have_text("設定")
+    assert english_left(page, code) == set()
+    play_until([page], ".my-hand button.tcard:enabled", MOVES[:1], seconds=30)
+    playable = page.locator(".my-hand button.tcard:enabled").count()
+    assert 0 < playable <= page.locator(".my-hand button.tcard").count()
+    assert english_left(page, code) == set()
+    assert screenshot(page, "junocos-table-phone-ja").stat().st_size > 0
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], "the table fits the phone's width without sideways scrolling"
