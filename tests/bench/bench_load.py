@@ -93,6 +93,9 @@ async def one_move(player: Player, window: Window | None) -> None:
     except ZashikiError as exc:
         if window is not None:
             window.refused[exc.code] += 1
+    except ConnectionError:
+        if window is not None:
+            window.refused["connection_lost"] += 1
     else:
         seen = player.view_times.get(ack["version"], time.perf_counter())
         if window is not None:
