@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -39,13 +40,16 @@ STATUS = {
 }
 
 
-def failure(code: str, message: str, status: int | None = None) -> JSONResponse:
-    """The JSON error answer: {"code", "message"}."""
-    return JSONResponse({"code": code, "message": message}, status or STATUS.get(code, 400))
+def failure(code: str, message: str) -> JSONResponse:
+    """The JSON error answer: {"code", "message"}, with the code's HTTP status."""
+    return JSONResponse({"code": code, "message": message}, STATUS.get(code, 400))
 
 
 async def body(request: Request) -> dict[str, Any]:
     """The request's JSON object (empty when there is no body); RoomError if malformed."""
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > MAX_BODY:
+        raise RoomError("too_large", f"request bodies are limited to {MAX_BODY} bytes")
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise RoomError("too_large", f"request bodies are limited to {MAX_BODY} bytes")
@@ -72,7 +76,10 @@ def field(data: dict[str, Any], name: str, kind: type, default: Any = ...) -> An
     return value
 
 
-def translated(handler: Any) -> Any:
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def translated(handler: Handler) -> Handler:
     """Wrap a handler so RoomErrors become JSON error answers."""
 
     async def run(request: Request) -> Response:

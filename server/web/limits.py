@@ -77,7 +77,3 @@ class RoomConnections:
             self.counts[code] = n
         else:
             self.counts.pop(code, None)
-
-    def total(self) -> int:
-        """All counted connections."""
-        return sum(self.counts.values())
