@@ -5,8 +5,8 @@
     await client.start(host.code, host.token)
     async with await client.connect(host.code, [host.token]) as conn:
         async for view in conn.views():
-            ...                                          # view["seats"][seat]["actions"], ...
-            await conn.move({"type": "grab"})
+            legal = view["legal"].get(host.seat, [])      # this seat's legal moves
+            await conn.move(legal[0])
 
 A `Connection` reconnects by itself when the socket drops and resends every move that was
 not yet acknowledged with its original sequence number; the server answers a repeated
@@ -166,7 +166,6 @@ class Connection:
         self._views: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
         self._pending: dict[tuple[int, int], tuple[bytes, asyncio.Future[dict[str, Any]]]] = {}
         self._next_seq: dict[int, int] = {}
-        self._welcome: asyncio.Future[dict[str, Any]] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
 
