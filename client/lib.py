@@ -6,7 +6,8 @@
     async with await client.connect(host.code, [host.token]) as conn:
         async for view in conn.views():
             legal = view["legal"].get(host.seat, [])      # this seat's legal moves
-            await conn.move(legal[0])
+            if legal:
+                await conn.move(legal[0])
 
 A `Connection` reconnects by itself when the socket drops and resends every move that was
 not yet acknowledged with its original sequence number; the server answers a repeated
