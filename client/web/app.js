@@ -20,10 +20,14 @@ function notify(text) {
   notify.timer = setTimeout(() => toast.classList.remove("show"), 2500);
 }
 
+/** A server error in the player's language: by its code where we know it. */
 function errorText(err) {
-  if (err instanceof ApiError && err.code === "room_not_found") return t("room_not_found");
-  if (err instanceof ApiError && err.code === "room_full") return t("room_full");
-  return t("error_generic", { message: err.message || String(err) });
+  const key = "err_" + (err.code || "");
+  const text = t(key);
+  if (text !== key) return text;
+  // Unknown codes keep the server's (English) message only in English mode.
+  return lang() === "en" ? t("error_generic", { message: err.message || String(err) })
+    : t("error_generic", { message: err.code || "?" });
 }
 
 function renderLangToggle() {
@@ -293,7 +297,7 @@ async function showRoom(code, { watch = false } = {}) {
           page.message = frame.view;
           render();
         } else if (frame.t === "error") {
-          notify(frame.message || frame.code);
+          notify(errorText(frame));
         }
       },
       onStatus(status) {
