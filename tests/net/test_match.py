@@ -25,23 +25,28 @@ async def test_newcomer_plays_a_usunoro_match_to_the_end(client: Client) -> None
 
 
 def forbidden_cards(message: dict[str, Any], deck: set[str]) -> set[str]:
-    """Cards this seat may not know while a round is in play: all but its own and sent."""
+    """Cards this client may not know while a round is in play: all but its own and sent."""
     view = message["view"]
+    if view["seat"] is None:
+        return deck  # a spectator knows no card until the round ends
     known = set(view["hand"]) | {view["last_sent"], view["last_received"], view["mark"]}
     return deck - known
 
 
-async def test_two_remote_humans_each_see_only_their_own_hand(client: Client) -> None:
+async def test_two_remote_humans_each_see_only_their_own_hand_and_a_spectator_none(
+    client: Client,
+) -> None:
     host = await client.create_room("usunoro", seats=["host", "open", "cpu", "cpu"], options=SHORT)
     friend = await client.take_seat(host.code)
     await client.start(host.code, host.token)
     a = await client.connect(host.code, [host.token], record=True)
     b = await client.connect(host.code, [friend.token], record=True)
-    async with a, b:
+    spectator = await client.connect(host.code, [], record=True)
+    async with a, b, spectator:
         await play_all(a, b)
     frames = {
         name: [(raw, codec.unpack(raw)) for raw in conn.raw or []]
-        for name, conn in (("a", a), ("b", b))
+        for name, conn in (("a", a), ("b", b), ("spectator", spectator))
     }
     views = [m for pairs in frames.values() for _, m in pairs if m["t"] == "view"]
     # Every hand is revealed when the round ends, so the frames name the whole deck.
@@ -54,10 +59,12 @@ async def test_two_remote_humans_each_see_only_their_own_hand(client: Client) ->
                 continue  # round over: every hand is revealed to everyone
             for card in forbidden_cards(message, deck):
                 assert codec.pack(card) not in raw, f"a frame names the hidden card {card}"
+            # The scan does find cards that are there: the client's own hand.
+            assert all(codec.pack(card) in raw for card in message["view"]["hand"] or [])
             scanned += 1
     assert scanned > 10
     by_version = [
-        {m["version"]: m for _, m in pairs if m["t"] == "view"} for pairs in frames.values()
+        {m["version"]: m for _, m in frames[name] if m["t"] == "view"} for name in ("a", "b")
     ]
     common = set(by_version[0]) & set(by_version[1])
     assert common
