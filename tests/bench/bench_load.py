@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import uvloop
+
 from client.lib import Client, Connection, ZashikiError
 from tests.conftest import free_port
 from tests.net.players import choose
@@ -267,7 +269,7 @@ def main() -> None:
     if args.nice:
         os.nice(args.nice)
     if args.url:
-        asyncio.run(run(args.url, args.server_pid, rooms_n, rates, seconds))
+        uvloop.run(run(args.url, args.server_pid, rooms_n, rates, seconds))
         return
     with tempfile.TemporaryDirectory(prefix="zashiki-load-") as tmp:
         redis_port, port = free_port(), free_port()
@@ -299,7 +301,7 @@ def main() -> None:
                 f"server pid {procs[1].pid}: {where}; nice {args.nice}; "
                 f"load average {os.getloadavg()[0]:.1f}"
             )
-            asyncio.run(run(url, procs[1].pid, rooms_n, rates, seconds))
+            uvloop.run(run(url, procs[1].pid, rooms_n, rates, seconds))
         finally:
             for proc in reversed(procs):
                 proc.terminate()
