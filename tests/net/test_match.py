@@ -90,6 +90,10 @@ async def test_same_device_connection_sees_both_hands_and_moves_for_both(
         for seat in (0, 1):
             ack = await conn.move({"type": "mark", "card": hands[seat][0]}, seat=seat)
             assert (ack["seat"], ack["seq"]) == (seat, 1)
-        marked = conn.view
-        assert marked is not None
-        assert marked["view"]["marked"][:2] == [True, True] or marked["view"]["phase"] != "passing"
+        after = conn.view
+        assert after is not None
+        # Both marks are on the table, or they already went round in an exchange.
+        before = message["view"]
+        assert after["view"]["marked"][:2] == [True, True] or (
+            after["view"]["exchanges"] > before["exchanges"]
+        )
