@@ -146,3 +146,20 @@ async def test_first_frame_other_than_hello_is_refused(
     with pytest.raises(ConnectionClosed) as closed:
         await ws.recv()
     assert closed.value.rcvd is not None and closed.value.rcvd.code == Close.BAD_HELLO
+
+
+async def test_connection_past_the_room_cap_is_refused(
+    server: ServerProcess, session: Session
+) -> None:
+    code = session.seats[0].code
+    spectators = [await hello(server, code, []) for _ in range(LIMITS.connections_per_room - 1)]
+    for ws in spectators:
+        assert codec.unpack(await ws.recv())["t"] == "welcome"
+    extra = await hello(server, code, [])
+    assert codec.unpack(await extra.recv())["code"] == "too_many_connections"
+    with pytest.raises(ConnectionClosed) as closed:
+        await extra.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == Close.TOO_MANY_CONNECTIONS
+    for ws in spectators:
+        await ws.close()
+    assert await session.alive()
