@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 import time
 
@@ -89,3 +90,48 @@ def play_until(pages: list[Page], done: str, moves: tuple[str, ...], seconds: fl
     while time.monotonic() < deadline and not pages[0].locator(done).count():
         if not any([click_first(page, moves) for page in pages]):
             pages[0].wait_for_timeout(100)
+
+
+def render_table(page: Page, server_url: str, game_id: str, message: dict) -> str:
+    """Draw one view frame with a game's table module directly (no room, no socket);
+    returns the table's text. For states a test cannot reach quickly through play, such
+    as a finished match."""
+    page.goto(server_url + "/")
+    return page.evaluate(
+        """async ([gameId, m]) => {
+          const table = await import(`/tables/${gameId}.js`);
+          const { addStrings } = await import('/i18n.js');
+          const { seatLabel } = await import('/components.js');
+          addStrings(table.STRINGS || {});
+          // The page's own lobby may still be drawing into #main: draw somewhere else.
+          const root = document.createElement('div');
+          document.body.replaceChildren(root);
+          table.create(root).render({
+            message: m, you: m.you, seats: m.seats, room: m.room || {}, move() {}, send() {},
+            seatLabel: (s) => seatLabel(m.seats, s, m.you), openSettings() {}, notify() {},
+          });
+          return root.innerText;
+        }""",
+        [game_id, message],
+    )
+
+
+def finished_match_message(game_id: str, seats: int, seat: int | None, seed: int = 1) -> dict:
+    """A view frame, as the room would send it to `seat` (None: a spectator), of a match
+    played to its end with seeded random legal moves."""
+    from server.games import registry
+
+    game = registry.get(game_id)
+    state = game.new(seats, {}, seed)
+    pick = random.Random(seed)
+    while game.outcome(state) is None:
+        seat_to_move = next(s for s in range(seats) if game.actions(state, s))
+        game.apply(state, seat_to_move, pick.choice(game.actions(state, seat_to_move)), 0)
+    return {
+        "view": game.view(state, seat),
+        "outcome": game.outcome(state),
+        "legal": {},
+        "seats": [{"kind": "cpu"}] * seats,
+        "you": [] if seat is None else [seat],
+        "room": {},
+    }

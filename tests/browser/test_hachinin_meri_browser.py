@@ -13,9 +13,11 @@ from tests.browser.pages import (
     DESKTOP,
     PHONE,
     english_left,
+    finished_match_message,
     host_room,
     join_by_link,
     play_until,
+    render_table,
     start,
 )
 
@@ -77,3 +79,12 @@ def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_u
     assert screenshot(page, "hachinin_meri-table-phone-ja").stat().st_size > 0
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], "the table fits the phone's width without sideways scrolling"
+
+
+def test_finished_match_shows_places_to_players_and_spectators(new_page, server_url) -> None:
+    page = new_page()
+    for seat in (0, None):
+        text = render_table(page, server_url, GAME, finished_match_message(GAME, 8, seat))
+        assert "Match over" in text
+        assert page.locator("#match-places li").count() == 8
+        assert (page.locator(".my-hand").count() > 0) == (seat is not None), "own hand only"
