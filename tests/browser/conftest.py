@@ -68,9 +68,13 @@ def server_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         log.close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    """One headless Chromium for the session."""
+    """One headless Chromium per test module.
+
+    Not per session: while Playwright's sync API is open it holds a running event loop
+    in the main thread, and every asyncio test collected after it would fail.
+    """
     path = chromium_path()
     if path is None:
         pytest.fail(
