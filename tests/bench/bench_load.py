@@ -167,6 +167,13 @@ def scrape(url: str) -> dict[str, float]:
     return {k: float(v) for k, v in (ln.rsplit(" ", 1) for ln in lines if not ln.startswith("#"))}
 
 
+def window_mean_save(before: dict[str, float], after: dict[str, float]) -> float:
+    """Mean save time (s) between two scrapes."""
+    saves = after["zashiki_saves_total"] - before["zashiki_saves_total"]
+    spent = after["zashiki_save_seconds_total"] - before["zashiki_save_seconds_total"]
+    return spent / saves if saves else 0.0
+
+
 def percentile(values: list[float], q: float) -> float:
     """The q-th percentile (0-100) of `values`, nearest rank."""
     ordered = sorted(values)
@@ -192,6 +199,7 @@ async def run(
     for rate in rates:
         window = Window()
         cpu0 = proc_cpu_s(server_pid) if server_pid else 0.0
+        before = await asyncio.to_thread(scrape, url)
         gen0, wall0 = time.process_time(), time.perf_counter()
         await drive(rooms, rate, seconds, window)
         wall = time.perf_counter() - wall0
@@ -209,6 +217,15 @@ async def run(
             f"{rate:6.0f} {done:8.0f} {p50:7.1f} {p99:7.1f} {peak:7.1f} "
             f"{refused:8d} {srv_cpu:7.0%} {per_move:8.0f} {gen_cpu:7.0%} {rss:10.0f}"
         )
+        after = await asyncio.to_thread(scrape, url)
+        full = 'zashiki_gc_collections_total{generation="2"}'
+        gc_s = sum(
+            after[k] - before[k] for k in after if k.startswith("zashiki_gc_pause_seconds_t")
+        )
+        print(
+            f"       in GC {gc_s * 1000:.0f} ms ({after[full] - before[full]:.0f} full); "
+            f"save mean {window_mean_save(before, after) * 1000:.1f} ms"
+        )
         if window.refused:
             skipped = f"skipped (no move / seat busy): {window.skipped}"
             print(f"       refused: {dict(window.refused)}; {skipped}")
@@ -221,8 +238,8 @@ async def run(
     figures = scrape(url)
     pauses = [figures[f'zashiki_gc_pause_seconds_max{{generation="{g}"}}'] * 1000 for g in range(3)]
     print(
-        f"server save mean {figures['zashiki_save_seconds_mean'] * 1000:.2f} ms; longest GC "
-        f"pause per generation: {pauses[0]:.1f} / {pauses[1]:.1f} / {pauses[2]:.1f} ms"
+        f"longest GC pause since start per generation: "
+        f"{pauses[0]:.1f} / {pauses[1]:.1f} / {pauses[2]:.1f} ms"
     )
     for room in rooms:
         for player in room:
