@@ -30,7 +30,8 @@ from typing import Any
 
 import uvloop
 
-from client.lib import Client, Connection, ZashikiError
+from client.lib import Client
+from tests.bench.load_seat import LoadSeat, open_seat
 from tests.conftest import free_port
 from tests.net.players import choose
 
@@ -42,28 +43,27 @@ MAX_SECONDS = 60.0
 
 
 @dataclass
-class Player:
-    """One seat on its own connection."""
-
-    seat: int
-    conn: Connection | None = None
-    busy: bool = False
-    view_times: dict[int, float] = field(default_factory=dict)
-
-    def on_view(self, message: dict[str, Any]) -> None:
-        """Note when each version's view arrived (the latency clock stops there)."""
-        self.view_times[message["version"]] = time.perf_counter()
-        if len(self.view_times) > 32:
-            del self.view_times[min(self.view_times)]
-
-
-@dataclass
 class Window:
     """What happened during one measured rate step."""
 
     latencies: list[float] = field(default_factory=list)
     refused: Counter[str] = field(default_factory=Counter)
     skipped: int = 0
+
+
+class Recorder:
+    """Receives every move's answer; counts it in the current window, if one is open."""
+
+    def __init__(self) -> None:
+        self.window: Window | None = None
+
+    def __call__(self, seat: LoadSeat, latency: float | None, code: str | None) -> None:
+        if self.window is None:
+            return
+        if latency is not None:
+            self.window.latencies.append(latency)
+        else:
+            self.window.refused[code or "?"] += 1
 
 
 def next_move(message: dict[str, Any] | None, seat: int) -> dict[str, Any] | None:
@@ -80,68 +80,38 @@ def next_move(message: dict[str, Any] | None, seat: int) -> dict[str, Any] | Non
     return planned if planned in marks else random.choice(marks)
 
 
-async def one_move(player: Player, window: Window | None) -> None:
-    """Send one move and record its latency (if a window is measuring)."""
-    assert player.conn is not None
-    action = next_move(player.conn.view, player.seat)
-    if action is None:
-        if window is not None:
-            window.skipped += 1
-        return
-    player.busy = True
-    started = time.perf_counter()
-    try:
-        ack = await player.conn.move(action, seat=player.seat)
-    except ZashikiError as exc:
-        if window is not None:
-            window.refused[exc.code] += 1
-    except ConnectionError:
-        if window is not None:
-            window.refused["connection_lost"] += 1
-    else:
-        seen = player.view_times.get(ack["version"], time.perf_counter())
-        if window is not None:
-            window.latencies.append(seen - started)
-    finally:
-        player.busy = False
-
-
-async def drive(
-    rooms: list[list[Player]], rate: float, seconds: float, window: Window | None
-) -> None:
-    """Poisson arrivals at `rate` for `seconds`, each to a random free seat."""
-    tasks: set[asyncio.Task[None]] = set()
+async def drive(rooms: list[list[LoadSeat]], rate: float, seconds: float, window: Window) -> None:
+    """Poisson arrivals at `rate` for `seconds`, each to a random free seat of a random room."""
     now = time.perf_counter()
     due, end = now, now + seconds
     while now < end:
         while due <= now:
-            free = [p for p in random.choice(rooms) if not p.busy]
-            if free:
-                task = asyncio.create_task(one_move(random.choice(free), window))
-                tasks.add(task)
-                task.add_done_callback(tasks.discard)
-            elif window is not None:
+            free = [s for s in random.choice(rooms) if not s.busy]
+            seat = random.choice(free) if free else None
+            action = next_move(seat.view, seat.seat) if seat else None
+            if seat is None or action is None:
                 window.skipped += 1
+            else:
+                seat.move(action)
             due += random.expovariate(rate)
         await asyncio.sleep(TICK_S)
         now = time.perf_counter()
-    if tasks:
-        await asyncio.wait(tasks, timeout=10)
+    settle = time.perf_counter() + 10
+    while any(s.busy for room in rooms for s in room) and time.perf_counter() < settle:
+        await asyncio.sleep(0.01)
 
 
-async def open_rooms(client: Client, count: int) -> list[list[Player]]:
+async def open_rooms(client: Client, count: int, recorder: Recorder) -> list[list[LoadSeat]]:
     """`count` started rooms with four human seats, each seat connected on its own."""
     gate = asyncio.Semaphore(32)
+    ws_base = "ws" + client.base_url.removeprefix("http") + "/ws?room="
 
-    async def one() -> list[Player]:
+    async def one() -> list[LoadSeat]:
         async with gate:
             host = await client.create_room("usunoro", seats=["host", "open", "open", "open"])
             seats = [host] + [await client.take_seat(host.code) for _ in range(3)]
             await client.start(host.code, host.token)
-            players = [Player(s.seat) for s in seats]
-            for player, seat in zip(players, seats, strict=True):
-                player.conn = await client.connect(seat.code, [seat.token], on_view=player.on_view)
-            return players
+            return [await open_seat(ws_base + s.code, s.token, s.seat, recorder) for s in seats]
 
     return list(await asyncio.gather(*(one() for _ in range(count))))
 
@@ -187,21 +157,23 @@ async def run(
     client = Client(url)
     rss_before = proc_rss_mb(server_pid) if server_pid else 0.0
     started = time.perf_counter()
-    rooms = await open_rooms(client, rooms_n)
+    recorder = Recorder()
+    rooms = await open_rooms(client, rooms_n, recorder)
     conns = 4 * rooms_n
     print(f"{rooms_n} rooms, {conns} connections ready in {time.perf_counter() - started:.1f} s")
-    await drive(rooms, rates[0], WARMUP_S, None)
+    await drive(rooms, rates[0], WARMUP_S, Window())
     print(
         f"{'rate':>6} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
         f"{'refused':>8} {'srv CPU':>8} {'µs/move':>8} {'gen CPU':>8} {'srv RSS MB':>10}"
     )
     best = 0.0
     for rate in rates:
-        window = Window()
+        window = recorder.window = Window()
         cpu0 = proc_cpu_s(server_pid) if server_pid else 0.0
         before = await asyncio.to_thread(scrape, url)
         gen0, wall0 = time.process_time(), time.perf_counter()
         await drive(rooms, rate, seconds, window)
+        recorder.window = None
         wall = time.perf_counter() - wall0
         srv_cpu = (proc_cpu_s(server_pid) - cpu0) / wall if server_pid else float("nan")
         gen_cpu = (time.process_time() - gen0) / wall
@@ -242,9 +214,8 @@ async def run(
         f"{pauses[0]:.1f} / {pauses[1]:.1f} / {pauses[2]:.1f} ms"
     )
     for room in rooms:
-        for player in room:
-            if player.conn is not None:
-                await player.conn.close()
+        for seat in room:
+            seat.close()
 
 
 def wait_healthy(url: str, proc: subprocess.Popen[bytes]) -> None:
