@@ -427,12 +427,28 @@ async function showRoom(code, { watch = false } = {}) {
     render();
   }
 
+  /** The room's fixed settings (chosen when it was made), shown read-only. */
+  function roomSettings() {
+    const summary = page.summary;
+    if (!summary) return null;
+    const rows = Object.entries(summary.options || {})
+      .filter(([, value]) => typeof value !== "object")
+      .map(([name, value]) => {
+        const option = { name };
+        return el("li", {}, `${optionTitle(option)}: ${optionLabel(null, option, value)}`);
+      });
+    rows.push(el("li", {}, `${t("difficulty")}: ${t("difficulty_" + summary.difficulty)}`));
+    return el("div", {}, el("p", { class: "label" }, t("room_settings")),
+      el("ul", { id: "room-settings" }, rows));
+  }
+
   function settingsDialog() {
     if (!page.settingsOpen) return null;
     const reduced = localStorage.getItem("zashiki.reducedMotion") === "1";
     const dialog = el("div", { class: "panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "settings-title", id: "settings" },
       el("h2", { id: "settings-title" }, t("settings")),
       el("p", { class: "muted" }, t("settings_note")),
+      roomSettings(),
       el("label", { class: "row" }, el("input", {
         type: "checkbox", checked: reduced, id: "reduced-motion",
         onchange: (e) => {

@@ -136,6 +136,7 @@ const STRINGS = {
     lang_en: "English",
     lang_ja: "日本語",
     settings_note: "While settings are open the game clock stops.",
+    room_settings: "Set when the room was made",
   },
   ja: {
     lang_switch: "English",
@@ -270,6 +271,7 @@ const STRINGS = {
     lang_en: "English",
     lang_ja: "日本語",
     settings_note: "設定を開いている間はゲームの時計が止まります。",
+    room_settings: "部屋を作ったときの設定",
   },
 };
 

@@ -150,3 +150,14 @@ def test_screenshots_of_lobby_and_table_at_phone_and_desktop(new_page, server_ur
         assert screenshot(page, f"usunoro-table-{label}").stat().st_size > 0
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size["width"], "the table fits the screen width without sideways scrolling"
+
+
+def test_settings_dialog_shows_the_room_settings_and_closes(new_page, server_url) -> None:
+    page = new_page()
+    host_usunoro(page, server_url)
+    start(page)
+    page.click("#settings-button")
+    expect(page.locator("#room-settings")).to_contain_text("Standard (until 4 penalties)")
+    expect(page.locator("#room-settings")).to_contain_text("CPU difficulty: Normal")
+    page.click("#close-settings")
+    expect(page.locator("#settings")).to_have_count(0)
