@@ -7,35 +7,10 @@ and review the diff.
 
 from __future__ import annotations
 
-import json
-import os
-import random
-from pathlib import Path
-from typing import Any
-
 from server.games.junocos import GAME
-
-GOLDEN = Path(__file__).parent / "golden" / "junocos_3p_seed7.json"
-SEATS = 3
-SEED = 7
-
-
-def transcript() -> dict[str, Any]:
-    """A match whose moves a seeded driver picks from the legal list, with every event."""
-    driver = random.Random(SEED)
-    state = GAME.new(SEATS, GAME.resolve_options({}), SEED)
-    steps: list[Any] = []
-    while GAME.outcome(state) is None:
-        seat = state["turn"]
-        action = driver.choice(GAME.actions(state, seat))
-        steps.append({"seat": seat, "action": action, "events": GAME.apply(state, seat, action, 0)})
-    return {"seats": SEATS, "seed": SEED, "steps": steps, "outcome": GAME.outcome(state)}
+from tests.games.golden import golden, seeded_match
 
 
 def test_golden_match_replays_identically() -> None:
-    got = json.loads(json.dumps(transcript()))
-    if os.environ.get("ZASHIKI_REGEN_GOLDEN"):
-        lines = [json.dumps(step) for step in got["steps"]]
-        head = f'{{"seats": {SEATS}, "seed": {SEED}, "outcome": {json.dumps(got["outcome"])},'
-        GOLDEN.write_text(head + '\n"steps": [\n' + ",\n".join(lines) + "\n]}\n")
-    assert got == json.loads(GOLDEN.read_text())
+    got = seeded_match(GAME, 3, 7)
+    assert got == golden("junocos_3p_seed7.json", lambda: got, layout="lines")

@@ -10,14 +10,12 @@ after a deliberate rules change with:
 from __future__ import annotations
 
 import json
-import os
 import random
-from pathlib import Path
 from typing import Any
 
 from server.games.kokuto_rum import GAME
+from tests.games.golden import golden, seeded_moves
 
-GOLDEN = Path(__file__).parent / "golden" / "kokuto_rum_3p_seed7.json"
 SEATS, SEED = 3, 7
 
 
@@ -31,14 +29,10 @@ def choose(legal: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
 
 def transcript() -> dict[str, Any]:
     """Play the seeded match and record it."""
-    rng = random.Random(SEED)
     state = GAME.new(SEATS, GAME.resolve_options({}), SEED)
     moves: list[Any] = []
     round_views: list[Any] = []
-    while GAME.outcome(state) is None:
-        seat = min(s for s in range(SEATS) if GAME.actions(state, s))
-        action = choose(GAME.actions(state, seat), rng)
-        events = GAME.apply(state, seat, action, 0)
+    for seat, action, events in seeded_moves(GAME, state, SEATS, SEED, choose):
         moves.append([seat, action, events])
         if any(e["type"] == "round_end" for e in events):
             round_views.append(GAME.view(state, 0))
@@ -53,6 +47,4 @@ def transcript() -> dict[str, Any]:
 
 def test_golden_match_replays_exactly() -> None:
     got = json.loads(json.dumps(transcript()))
-    if os.environ.get("ZASHIKI_REGEN_GOLDEN"):
-        GOLDEN.write_text(json.dumps(got, indent=1) + "\n")
-    assert got == json.loads(GOLDEN.read_text())
+    assert got == golden("kokuto_rum_3p_seed7.json", lambda: got)

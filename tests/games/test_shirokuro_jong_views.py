@@ -7,15 +7,13 @@ Regenerate the transcript after an intended rules change with
 from __future__ import annotations
 
 import json
-import os
 import random
-from pathlib import Path
 from typing import Any
 
 from server.games.shirokuro_jong import GAME
+from tests.games.golden import golden
 from tests.games.shirokuro_jong_support import pass_all, play, table, texts
 
-GOLDEN = Path(__file__).parent / "golden" / "shirokuro_jong_3seats_seed7.json"
 DISCARD0 = {"type": "discard", "index": 0}
 JUNK8 = "W6/B1 B6 B6 W1 W1 B2 B4 W6"
 WAIT_W5 = "W2 W3 W4 B3 B3 B3 W5"
@@ -130,7 +128,4 @@ def transcript() -> dict[str, Any]:
 
 def test_golden_transcript_of_a_seeded_match() -> None:
     got = json.loads(json.dumps(transcript()))
-    if os.environ.get("ZASHIKI_REGEN_GOLDEN"):
-        GOLDEN.parent.mkdir(exist_ok=True)
-        GOLDEN.write_text(json.dumps(got, indent=1) + "\n")
-    assert got == json.loads(GOLDEN.read_text())
+    assert got == golden("shirokuro_jong_3seats_seed7.json", lambda: got)

@@ -1,30 +1,29 @@
 """Golden transcript: one whole seeded standard Usunoro match, replayed move by move.
 
-The transcript was made by `python -m tests.games.test_usunoro_golden`: seats 1-3 are
-CPUs (easy, normal, hard) and seat 0 is an idle human who never marks (the marking
-timeout marks for it) but grabs like a hard CPU. The test replays the recorded inputs
-and checks every event, the outcome and the final dump. Regenerate only on purpose.
+The transcript was recorded by `record` below: seats 1-3 are CPUs (easy, normal, hard)
+and seat 0 is an idle human who never marks (the marking timeout marks for it) but grabs
+like a hard CPU. The test replays the recorded inputs and checks every event, the
+outcome and the final dump. Regenerate only on purpose, with
+    ZASHIKI_REGEN_GOLDEN=1 python -m pytest tests/games/test_usunoro_golden.py
 """
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 from server.bots.contract import Situation
 from server.bots.usunoro import POLICY
 from server.games.rng import Rng
 from server.games.usunoro import GAME
+from tests.games.golden import golden as stored
 
-PATH = Path(__file__).parent / "golden" / "usunoro_match.json"
 SEED = 2026
 OPTIONS: dict[str, Any] = {}
 DIFFICULTIES = ["hard", "easy", "normal", "hard"]
 
 
 def test_golden_usunoro_match_replays_identically() -> None:
-    golden = json.loads(PATH.read_text())
+    golden = stored("usunoro_match.json", lambda: record(SEED), layout="compact")
     state = GAME.new(4, GAME.resolve_options(golden["options"]), golden["seed"])
     for step, (now, seat, action, events) in enumerate(golden["steps"]):
         got = GAME.expire(state, now) if seat is None else GAME.apply(state, seat, action, now)
@@ -87,9 +86,3 @@ def record(seed: int) -> dict[str, Any]:
         "outcome": GAME.outcome(state),
         "final": GAME.dump(state),
     }
-
-
-if __name__ == "__main__":
-    PATH.parent.mkdir(exist_ok=True)
-    PATH.write_text(json.dumps(record(SEED), separators=(",", ":")) + "\n")
-    print(f"wrote {PATH}")
