@@ -33,6 +33,26 @@ export function replaceKeepingFocus(root, ...children) {
   }
 }
 
+/**
+ * A table's header row: `badges` (text, or nodes for badges with an id; null is left
+ * out), the paused marker, Pause/Resume for a seated player while the match runs, and
+ * Settings.
+ */
+export function tableHeader(ctx, badges) {
+  const room = ctx.room || {};
+  const canPause = room.can_pause !== false && ctx.you.length && !ctx.message.outcome;
+  return el("div", { class: "row table-head" },
+    badges.filter(Boolean).map((b) => (b instanceof Node ? b : el("span", { class: "badge" }, b))),
+    room.paused ? el("span", { class: "badge strong", id: "paused" }, "⏸ " + t("paused")) : null,
+    canPause ? el("button", {
+      type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
+      onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
+    }, room.paused ? t("resume") : t("pause")) : null,
+    el("button", {
+      type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
+    }, t("settings")));
+}
+
 const SUITS = {
   S: { symbol: "♠", red: false },
   H: { symbol: "♥", red: true },

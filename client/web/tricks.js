@@ -1,6 +1,6 @@
-// Pieces the three trick-taking tables share (Hachinin Meri, Utsuke, Junocos): the
-// header with pause and settings, seat boxes, the trick on the table, a hand whose
-// legal cards alone are playable, score tables and the round/match result box.
+// Pieces the three trick-taking tables share (Hachinin Meri, Utsuke, Junocos): seat
+// boxes, the trick on the table, a hand whose legal cards alone are playable, score
+// tables and the round/match result box.
 
 import { el, placeText } from "./components.js";
 import { t } from "./i18n.js";
@@ -27,22 +27,6 @@ export function legalActions(ctx) {
   if (seat === null) return [];
   const legal = ctx.message.legal || {};
   return legal[seat] || legal[String(seat)] || [];
-}
-
-/** Round badges, the paused marker, Pause/Resume and Settings. */
-export function tableHeader(ctx, badges) {
-  const room = ctx.room || {};
-  const canPause = room.can_pause !== false && ctx.you.length && !ctx.message.outcome;
-  return el("div", { class: "row table-head" },
-    badges.filter(Boolean).map((b) => (b instanceof Node ? b : el("span", { class: "badge" }, b))),
-    room.paused ? el("span", { class: "badge strong", id: "paused" }, "⏸ " + t("paused")) : null,
-    canPause ? el("button", {
-      type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
-      onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
-    }, room.paused ? t("resume") : t("pause")) : null,
-    el("button", {
-      type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
-    }, t("settings")));
 }
 
 /**

@@ -2,12 +2,12 @@
 // Okie and trump suit, the declare/pass round, the Okie discard, trick play with trumps
 // face down on plain leads, Meri/Monchi, combinations and scores over eight deals.
 
-import { el, replaceKeepingFocus } from "../components.js";
+import { el, replaceKeepingFocus, tableHeader } from "../components.js";
 import { t } from "../i18n.js";
 import { cardBack, unsunCard, unsunName } from "../cards_tricks.js";
 import {
   handRow, legalActions, mergeStrings, mySeat, placesList, resultBox, scoreTable, seatBox,
-  tableHeader, trickArea,
+  trickArea,
 } from "../tricks.js";
 
 const TEAM_MARK = ["◆", "●"];

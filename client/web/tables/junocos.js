@@ -2,12 +2,12 @@
 // cards, the trump indicator, must-follow play from hand and open cards (legal cards
 // only), trick counts against each player's last open card, and scores over the rounds.
 
-import { el, replaceKeepingFocus } from "../components.js";
+import { el, replaceKeepingFocus, tableHeader } from "../components.js";
 import { t } from "../i18n.js";
 import { unoCard, unoName } from "../cards_tricks.js";
 import {
   handRow, legalActions, mergeStrings, mySeat, placesList, resultBox, scoreTable, seatBox,
-  tableHeader, trickArea,
+  trickArea,
 } from "../tricks.js";
 
 /** The class of a card under the trump indicator (spec 8); 'plain' before the draft ends. */

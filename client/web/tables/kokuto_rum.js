@@ -7,7 +7,7 @@
 // played (view.last_round) is shown over the next round's rotation choice until the
 // player closes it; it stays available below the table afterwards.
 
-import { el, placeText, replaceKeepingFocus } from "../components.js";
+import { el, placeText, replaceKeepingFocus, tableHeader } from "../components.js";
 import { t } from "../i18n.js";
 import {
   SHIRO_STRINGS, cardRow, drawnPanel, flipText, handRow, looseName, rotationChoice, shiroBack, shiroCard,
@@ -244,22 +244,6 @@ export function create(root) {
   const who = (seat) => ctx.seatLabel(seat);
   const list = (seats) => seats.map(who).join(t("kr_and"));
 
-  function header(v) {
-    const room = ctx.room;
-    return el("div", { class: "row" },
-      el("span", { class: "badge", id: "round-badge" }, t("kr_round", { n: v.round })),
-      el("span", { class: "badge" }, t("kr_dealer", { who: who(v.dealer) })),
-      el("span", { class: "badge" }, t("kr_target", { n: v.target })),
-      room.paused ? el("span", { class: "badge strong", id: "paused" }, "⏸ " + t("paused")) : null,
-      ctx.you.length && room.can_pause !== false ? el("button", {
-        type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
-        onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
-      }, room.paused ? t("resume") : t("pause")) : null,
-      el("button", {
-        type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
-      }, t("settings")));
-  }
-
   function otherCards(v, seat) {
     const known = v.known[seat] || [];
     if (v.options.physical_fidelity) {
@@ -478,7 +462,11 @@ export function create(root) {
     const res = result(v);
     replaceKeepingFocus(root,
       el("div", { class: "table sk-table", "data-phase": v.phase, "data-game": "kokuto_rum" },
-        header(v),
+        tableHeader(ctx, [
+          el("span", { class: "badge", id: "round-badge" }, t("kr_round", { n: v.round })),
+          t("kr_dealer", { who: who(v.dealer) }),
+          t("kr_target", { n: v.target }),
+        ]),
         showResult ? res : null,
         el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(v)),
         el("div", { class: "seats" }, v.vp.map((_, seat) => seatPanel(v, seat))),

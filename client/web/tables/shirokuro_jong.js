@@ -4,7 +4,7 @@
 // each discard (Ron, Pon, Chii, pass) with a countdown in game time, and each round's
 // result with every Yaku and its points. Every button comes from the legal moves.
 
-import { el, placeText, replaceKeepingFocus } from "../components.js";
+import { el, placeText, replaceKeepingFocus, tableHeader } from "../components.js";
 import { t } from "../i18n.js";
 import {
   SHIRO_STRINGS, cardRow, drawnPanel, handRow, looseName, rotationChoice, shiroBack, shiroCard,
@@ -269,22 +269,6 @@ export function create(root) {
     }
   }
 
-  function header(v) {
-    const room = ctx.room;
-    return el("div", { class: "row" },
-      el("span", { class: "badge", id: "round-badge" }, t("sj_round", { n: v.round, total: v.rounds })),
-      el("span", { class: "badge" }, t("sj_oya", { who: who(v.oya) })),
-      el("span", { class: "badge", id: "pile-count" }, t("sj_pile", { n: v.pile })),
-      room.paused ? el("span", { class: "badge strong", id: "paused" }, "⏸ " + t("paused")) : null,
-      ctx.you.length && room.can_pause !== false ? el("button", {
-        type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
-        onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
-      }, room.paused ? t("resume") : t("pause")) : null,
-      el("button", {
-        type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
-      }, t("settings")));
-  }
-
   function doraBlock(v) {
     const a = valueName(v.dora.slice(0, 2));
     const b = valueName(v.dora.slice(3));
@@ -477,7 +461,11 @@ export function create(root) {
     if (v.phase !== "insert") insertUp = "W";
     replaceKeepingFocus(root,
       el("div", { class: "table sk-table", "data-phase": v.phase, "data-game": "shirokuro_jong" },
-        header(v),
+        tableHeader(ctx, [
+          el("span", { class: "badge", id: "round-badge" }, t("sj_round", { n: v.round, total: v.rounds })),
+          t("sj_oya", { who: who(v.oya) }),
+          el("span", { class: "badge", id: "pile-count" }, t("sj_pile", { n: v.pile })),
+        ]),
         resultBlock(v),
         el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(v)),
         el("div", { class: "seats" }, v.scores.map((_, seat) => seatPanel(v, seat))),

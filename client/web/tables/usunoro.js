@@ -5,7 +5,9 @@
 // With a single human seat the central tokens grab too. After a new hand is drawn the
 // table reports "shown" so the server starts the CPUs' first-grab clocks.
 
-import { el, frenchCard, frenchCardName, placeText, replaceKeepingFocus } from "../components.js";
+import {
+  el, frenchCard, frenchCardName, placeText, replaceKeepingFocus, tableHeader,
+} from "../components.js";
 import { t } from "../i18n.js";
 
 export const STRINGS = { en: {}, ja: {} };
@@ -225,23 +227,6 @@ export function create(root) {
         el("td", {}, times.first_grab.join("–")), el("td", {}, times.follow_up.join("–"))))));
   }
 
-  function header(view) {
-    const room = ctx.room;
-    const canPause = room.can_pause !== false;
-    return el("div", { class: "row" },
-      el("span", { class: "badge" }, t("u_round", { n: view.round })),
-      el("span", { class: "badge" }, t("u_exchanges", { n: view.exchanges, cap: view.exchange_cap })),
-      el("span", { class: "badge" }, t("u_direction", { dir: t("u_dir_" + view.direction) })),
-      room.paused ? el("span", { class: "badge strong", id: "paused" }, "⏸ " + t("paused")) : null,
-      ctx.you.length && canPause ? el("button", {
-        type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
-        onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
-      }, room.paused ? t("resume") : t("pause")) : null,
-      el("button", {
-        type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
-      }, t("settings")));
-  }
-
   function draw() {
     if (!ctx) return;
     const view = ctx.message.view;
@@ -250,7 +235,11 @@ export function create(root) {
       ctx.you.length > 1 ? t("u_hand_of", { who: ctx.seatLabel(seat) }) : t("u_your_hand")));
     replaceKeepingFocus(root,
       el("div", { class: "table", "data-phase": view.phase },
-        header(view),
+        tableHeader(ctx, [
+          t("u_round", { n: view.round }),
+          t("u_exchanges", { n: view.exchanges, cap: view.exchange_cap }),
+          t("u_direction", { dir: t("u_dir_" + view.direction) }),
+        ]),
         el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(view)),
         el("div", { class: "seats" }, [0, 1, 2, 3].map((seat) => seatPanel(seat, view))),
         tokens(view),

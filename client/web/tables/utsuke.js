@@ -2,12 +2,12 @@
 // order with the trump chip, the secret guess 0-15 and who has guessed, must-follow
 // trick play, trick counts, Homare and Uchikubi, and each round's judging explained.
 
-import { el, replaceKeepingFocus } from "../components.js";
+import { el, replaceKeepingFocus, tableHeader } from "../components.js";
 import { t } from "../i18n.js";
 import { utsukeCard } from "../cards_tricks.js";
 import {
   handRow, legalActions, mergeStrings, mySeat, placesList, resultBox, scoreTable, seatBox,
-  tableHeader, trickArea,
+  trickArea,
 } from "../tricks.js";
 
 const MAX_GUESS = 15;
