@@ -1,4 +1,5 @@
-"""Steps every browser test shares: hosting from the lobby, joining by link, checks."""
+"""Steps every browser test shares: hosting from the lobby, joining by link, reading
+hands, checks."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import re
 import time
 
 from playwright.sync_api import Error as PlaywrightError
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 860}
@@ -45,10 +46,41 @@ def join_by_link(page: Page, server_url: str, code: str) -> None:
     expect(page.locator("#seat-list")).to_contain_text("You")
 
 
-def start(page: Page) -> None:
-    """Press Start as the host and wait for the table."""
+def start(page: Page, *others: Page) -> None:
+    """Press Start as the host and wait for the table (on the `others` pages too)."""
     page.click("#start-button")
-    expect(page.locator(".table")).to_be_visible()
+    for shown in (page, *others):
+        expect(shown.locator(".table")).to_be_visible()
+
+
+def host_in_japanese(page: Page, server_url: str, game_id: str, seats: int | None = None) -> str:
+    """Switch the lobby to Japanese, host a room of `game_id` with CPUs and start it;
+    returns the room code."""
+    page.goto(server_url + "/")
+    page.click("#lang-toggle")
+    code = host_room(page, server_url, game_id, seats=seats)
+    start(page)
+    return code
+
+
+def card_texts(cards: Locator) -> list[str]:
+    """The data-card texts of the card elements `cards` finds, in page order."""
+    return cards.evaluate_all("nodes => nodes.map(n => n.dataset.card)")
+
+
+def own_hand(page: Page) -> list[str]:
+    """The cards of this browser's own hand on a trick table."""
+    return card_texts(page.locator(".my-hand [data-card]"))
+
+
+def shiro_hand(page: Page, seat: int) -> list[str]:
+    """The held-card texts of a seat's hand on a Shirokuro table, in order."""
+    return card_texts(page.locator(f'[data-hand="{seat}"] .sk-card'))
+
+
+def page_width(page: Page) -> int:
+    """The width of the page's content: more than the window's means sideways scrolling."""
+    return int(page.evaluate("document.documentElement.scrollWidth"))
 
 
 def english_left(page: Page, code: str = "") -> set[str]:
@@ -135,3 +167,13 @@ def finished_match_message(game_id: str, seats: int, seat: int | None, seed: int
         "you": [] if seat is None else [seat],
         "room": {},
     }
+
+
+def check_finished_match(page: Page, server_url: str, game_id: str, seats: int) -> None:
+    """Draw a finished match for seat 0 and for a spectator: both see "Match over" and
+    every seat's place; only the player sees a hand of their own."""
+    for seat in (0, None):
+        text = render_table(page, server_url, game_id, finished_match_message(game_id, seats, seat))
+        assert "Match over" in text
+        assert page.locator("#match-places li").count() == seats
+        assert (page.locator(".my-hand").count() > 0) == (seat is not None), "own hand only"

@@ -6,18 +6,20 @@ over a minute; the whole-deal test seats the newcomer with five friends (two CPU
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
 from tests.browser.pages import (
     DESKTOP,
     PHONE,
+    check_finished_match,
     english_left,
-    finished_match_message,
+    host_in_japanese,
     host_room,
     join_by_link,
+    own_hand,
+    page_width,
     play_until,
-    render_table,
     start,
 )
 
@@ -27,24 +29,15 @@ MOVES = ("#declare-prompt button", ".my-hand button.tcard:enabled")
 MY_TURN = ".my-hand button.tcard:enabled"
 
 
-def hand_cards(page: Page) -> list[str]:
-    """The cards of this browser's own hand."""
-    return page.locator(".my-hand [data-card]").evaluate_all(
-        "nodes => nodes.map(n => n.dataset.card)"
-    )
-
-
 def test_newcomer_and_friends_by_link_play_a_whole_deal(new_page, server_url) -> None:
     host = new_page(**DESKTOP)
     code = host_room(host, server_url, GAME, friend_seats=(1, 2, 3, 4, 5))
     friends = [new_page() for _ in range(5)]
     for friend in friends:
         join_by_link(friend, server_url, code)
-    start(host)
+    start(host, *friends)
     pages = [host, *friends]
-    for page in friends:
-        expect(page.locator(".table")).to_be_visible()
-    hands = [set(hand_cards(page)) for page in pages]
+    hands = [set(own_hand(page)) for page in pages]
     assert all(len(h) >= 9 for h in hands)
     assert len(set().union(*hands)) == sum(len(h) for h in hands), "each sees only their own hand"
     expect(host.locator('[data-seat="0"] .team-badge')).to_have_text("◆ Team A")
@@ -66,10 +59,7 @@ def test_newcomer_and_friends_by_link_play_a_whole_deal(new_page, server_url) ->
 
 def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_url) -> None:
     page = new_page(**PHONE)
-    page.goto(server_url + "/")
-    page.click("#lang-toggle")
-    code = host_room(page, server_url, GAME)
-    start(page)
+    code = host_in_japanese(page, server_url, GAME)
     expect(page.locator("#settings-button")).to_have_text("設定")
     assert english_left(page, code) == set()
     play_until([page], MY_TURN, ("#declare-prompt button",), seconds=30)
@@ -77,14 +67,9 @@ def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_u
     assert 0 < page.locator(MY_TURN).count() <= cards.count()
     assert english_left(page, code) == set()
     assert screenshot(page, "hachinin_meri-table-phone-ja").stat().st_size > 0
-    width = page.evaluate("document.documentElement.scrollWidth")
+    width = page_width(page)
     assert width <= PHONE["width"], "the table fits the phone's width without sideways scrolling"
 
 
 def test_finished_match_shows_places_to_players_and_spectators(new_page, server_url) -> None:
-    page = new_page()
-    for seat in (0, None):
-        text = render_table(page, server_url, GAME, finished_match_message(GAME, 8, seat))
-        assert "Match over" in text
-        assert page.locator("#match-places li").count() == 8
-        assert (page.locator(".my-hand").count() > 0) == (seat is not None), "own hand only"
+    check_finished_match(new_page(), server_url, GAME, 8)

@@ -9,12 +9,14 @@ from tests.browser.conftest import screenshot
 from tests.browser.pages import (
     DESKTOP,
     PHONE,
+    card_texts,
+    check_finished_match,
     english_left,
-    finished_match_message,
+    host_in_japanese,
     host_room,
     join_by_link,
+    page_width,
     play_until,
-    render_table,
     start,
 )
 
@@ -25,11 +27,7 @@ MOVES = ("#draft-row button.tcard:enabled", ".my-hand button.tcard:enabled")
 
 def hand_cards(page: Page) -> list[str]:
     """The cards of this browser's own hand (not its open cards)."""
-    return (
-        page.locator(".my-hand")
-        .first.locator("[data-card]")
-        .evaluate_all("nodes => nodes.map(n => n.dataset.card)")
-    )
+    return card_texts(page.locator(".my-hand").first.locator("[data-card]"))
 
 
 def test_newcomer_and_a_friend_by_link_draft_and_play_a_whole_round(new_page, server_url) -> None:
@@ -37,8 +35,7 @@ def test_newcomer_and_a_friend_by_link_draft_and_play_a_whole_round(new_page, se
     code = host_room(host, server_url, GAME, seats=3, friend_seats=(1,))
     friend = new_page()
     join_by_link(friend, server_url, code)
-    start(host)
-    expect(friend.locator(".table")).to_be_visible()
+    start(host, friend)
     assert len(hand_cards(host)) == 9 and len(hand_cards(friend)) == 9
     assert host.locator("#draft-row [data-card]").count() == 13
     play_until([host, friend], "#trump-indicator", MOVES[:1], seconds=30)
@@ -58,10 +55,7 @@ def test_newcomer_and_a_friend_by_link_draft_and_play_a_whole_round(new_page, se
 
 def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_url) -> None:
     page = new_page(**PHONE)
-    page.goto(server_url + "/")
-    page.click("#lang-toggle")
-    code = host_room(page, server_url, GAME, seats=3)
-    start(page)
+    code = host_in_japanese(page, server_url, GAME, seats=3)
     expect(page.locator("#settings-button")).to_have_text("設定")
     assert english_left(page, code) == set()
     play_until([page], ".my-hand button.tcard:enabled", MOVES[:1], seconds=30)
@@ -69,14 +63,9 @@ def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_u
     assert 0 < playable <= page.locator(".my-hand button.tcard").count()
     assert english_left(page, code) == set()
     assert screenshot(page, "junocos-table-phone-ja").stat().st_size > 0
-    width = page.evaluate("document.documentElement.scrollWidth")
+    width = page_width(page)
     assert width <= PHONE["width"], "the table fits the phone's width without sideways scrolling"
 
 
 def test_finished_match_shows_places_to_players_and_spectators(new_page, server_url) -> None:
-    page = new_page()
-    for seat in (0, None):
-        text = render_table(page, server_url, GAME, finished_match_message(GAME, 4, seat))
-        assert "Match over" in text
-        assert page.locator("#match-places li").count() == 4
-        assert (page.locator(".my-hand").count() > 0) == (seat is not None), "own hand only"
+    check_finished_match(new_page(), server_url, GAME, 4)

@@ -5,16 +5,19 @@ from __future__ import annotations
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import screenshot
-from tests.browser.pages import DESKTOP, PHONE, english_left, host_room, join_by_link, start
+from tests.browser.pages import (
+    DESKTOP,
+    PHONE,
+    english_left,
+    host_in_japanese,
+    host_room,
+    join_by_link,
+    page_width,
+    shiro_hand,
+    start,
+)
 
 CPU_WAIT = 20_000  # ms: a CPU turn is three moves of 0.5-1.5 s each
-
-
-def hand(page: Page, seat: int) -> list[str]:
-    """The held-card texts of a seat's hand, in order."""
-    return page.locator(f'[data-hand="{seat}"] .sk-card').evaluate_all(
-        "nodes => nodes.map(n => n.dataset.card)"
-    )
 
 
 def wait_for_my_draw_or_result(page: Page) -> bool:
@@ -40,7 +43,7 @@ def test_newcomer_plays_a_round_to_its_result(new_page, server_url) -> None:
         screenshot(page, "kokuto-rum-insert-desktop")
         drawn.drag_to(page.locator('[data-hand="0"] .sk-card').nth(2))
         expect(page.locator("#discard")).to_be_visible()
-        cards = hand(page, 0)
+        cards = shiro_hand(page, 0)
         assert len(cards) == 9 and flipped in cards, "the dragged card went in, flipped"
         page.locator('[data-hand="0"] button.sk-card').first.click()
         page.click("#discard")
@@ -51,7 +54,7 @@ def test_newcomer_plays_a_round_to_its_result(new_page, server_url) -> None:
         page.click("#take-discard")
         page.click('[data-hand="0"] [data-gap="0"]')
         expect(page.locator("#knock")).to_be_visible()
-        assert taken in (hand(page, 0)[0], f"{taken[3:]}/{taken[:2]}")
+        assert taken in (shiro_hand(page, 0)[0], f"{taken[3:]}/{taken[:2]}")
         page.click("#knock")
     result = page.locator("#round-result")
     expect(result).to_be_visible(timeout=CPU_WAIT)
@@ -73,10 +76,9 @@ def test_friend_joins_by_link_and_each_sees_only_their_own_hand(new_page, server
     code = host_room(host, server_url, "kokuto_rum", seats=2, friend_seats=(1,))
     friend = new_page(**PHONE)
     join_by_link(friend, server_url, code)
-    start(host)
-    expect(friend.locator(".table")).to_be_visible()
+    start(host, friend)
     expect(friend.locator("#rotate-keep")).to_be_visible()
-    mine, theirs = hand(host, 0), hand(friend, 1)
+    mine, theirs = shiro_hand(host, 0), shiro_hand(friend, 1)
     assert len(mine) == len(theirs) == 8
     assert host.locator('[data-hand="1"]').count() == 0
     assert friend.locator('[data-hand="0"]').count() == 0
@@ -86,18 +88,15 @@ def test_friend_joins_by_link_and_each_sees_only_their_own_hand(new_page, server
     host.click("#rotate-keep")
     expect(friend.locator("#status-line")).not_to_contain_text("rotate")
     flipped = [f"{c[3:]}/{c[:2]}" for c in theirs]
-    assert hand(friend, 1) == flipped, "rotating turns every card, order kept"
+    assert shiro_hand(friend, 1) == flipped, "rotating turns every card, order kept"
     screenshot(friend, "kokuto-rum-table-phone")
-    width = friend.evaluate("document.documentElement.scrollWidth")
+    width = page_width(friend)
     assert width <= PHONE["width"], "the table fits a phone without sideways scrolling"
 
 
 def test_japanese_mode_leaves_no_english_on_the_table(new_page, server_url) -> None:
     page = new_page(**PHONE)
-    page.goto(server_url + "/")
-    page.click("#lang-toggle")
-    code = host_room(page, server_url, "kokuto_rum", seats=3)
-    start(page)
+    code = host_in_japanese(page, server_url, "kokuto_rum", seats=3)
     assert english_left(page, code) == set()
     page.click("#rotate-keep")
     if wait_for_my_draw_or_result(page):

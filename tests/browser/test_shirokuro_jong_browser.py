@@ -6,16 +6,19 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import screenshot
-from tests.browser.pages import DESKTOP, PHONE, english_left, host_room, join_by_link, start
+from tests.browser.pages import (
+    DESKTOP,
+    PHONE,
+    english_left,
+    host_in_japanese,
+    host_room,
+    join_by_link,
+    page_width,
+    shiro_hand,
+    start,
+)
 
 CPU_WAIT = 20_000  # ms
-
-
-def hand(page: Page, seat: int) -> list[str]:
-    """The held-card texts of a seat's hand, in order."""
-    return page.locator(f'[data-hand="{seat}"] .sk-card').evaluate_all(
-        "nodes => nodes.map(n => n.dataset.card)"
-    )
 
 
 def play_until_result(page: Page, seat: int = 0) -> set[str]:
@@ -77,7 +80,7 @@ def test_friend_joins_by_link_and_each_sees_only_their_own_hand(new_page, server
     join_by_link(friend, server_url, code)
     start(host)
     expect(friend.locator("#rotate-keep")).to_be_visible()
-    mine, theirs = hand(host, 0), hand(friend, 1)
+    mine, theirs = shiro_hand(host, 0), shiro_hand(friend, 1)
     assert sorted((len(mine), len(theirs))) == [7, 8], "the Oya holds 8 cards, the other 7"
     assert host.locator('[data-hand="1"]').count() == 0
     assert friend.locator('[data-hand="0"]').count() == 0
@@ -86,16 +89,13 @@ def test_friend_joins_by_link_and_each_sees_only_their_own_hand(new_page, server
     friend.click("#rotate-keep")
     expect(friend.locator("#status-line")).not_to_contain_text("rotate")
     screenshot(friend, "shirokuro-jong-table-phone")
-    width = friend.evaluate("document.documentElement.scrollWidth")
+    width = page_width(friend)
     assert width <= PHONE["width"], "the table fits a phone without sideways scrolling"
 
 
 def test_japanese_mode_leaves_no_english_on_the_table(new_page, server_url) -> None:
     page = new_page(**PHONE)
-    page.goto(server_url + "/")
-    page.click("#lang-toggle")
-    code = host_room(page, server_url, "shirokuro_jong", seats=3)
-    start(page)
+    code = host_in_japanese(page, server_url, "shirokuro_jong", seats=3)
     assert english_left(page, code) == set()
     page.click("#rotate-keep")
     prompt = page.locator("#claim-pass, #discard")

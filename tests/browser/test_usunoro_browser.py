@@ -9,7 +9,16 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import screenshot
-from tests.browser.pages import DESKTOP, PHONE, english_left, host_room, join_by_link, start
+from tests.browser.pages import (
+    DESKTOP,
+    PHONE,
+    card_texts,
+    english_left,
+    host_room,
+    join_by_link,
+    page_width,
+    start,
+)
 
 
 def host_usunoro(
@@ -22,9 +31,7 @@ def host_usunoro(
 
 def hand_cards(page: Page, seat: int) -> list[str]:
     """The cards shown in a seat's hand block."""
-    return page.locator(f'[data-hand="{seat}"] [data-card]').evaluate_all(
-        "nodes => nodes.map(n => n.dataset.card)"
-    )
+    return card_texts(page.locator(f'[data-hand="{seat}"] [data-card]'))
 
 
 def pass_choice(cards: list[str]) -> str:
@@ -69,8 +76,7 @@ def test_friend_joins_by_link_and_each_sees_only_their_own_hand(new_page, server
     join_by_link(friend, server_url, code)
     expect(friend.locator("#seat-list")).to_contain_text("Seat 2 — You")
     expect(host.locator("#seat-list")).not_to_contain_text("open for a friend")
-    start(host)
-    expect(friend.locator(".table")).to_be_visible()
+    start(host, friend)
     assert hand_cards(host, 0) and hand_cards(friend, 1)
     assert host.locator('[data-hand="1"]').count() == 0
     assert friend.locator('[data-hand="0"]').count() == 0
@@ -148,7 +154,7 @@ def test_screenshots_of_lobby_and_table_at_phone_and_desktop(new_page, server_ur
         host_usunoro(page, server_url)
         start(page)
         assert screenshot(page, f"usunoro-table-{label}").stat().st_size > 0
-        width = page.evaluate("document.documentElement.scrollWidth")
+        width = page_width(page)
         assert width <= size["width"], "the table fits the screen width without sideways scrolling"
 
 

@@ -4,31 +4,26 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
 from tests.browser.pages import (
     DESKTOP,
     PHONE,
+    check_finished_match,
     english_left,
-    finished_match_message,
+    host_in_japanese,
     host_room,
     join_by_link,
+    own_hand,
+    page_width,
     play_until,
-    render_table,
     start,
 )
 
 GAME = "utsuke"
 # Commit a picked guess, else pick one, else play any playable card.
 MOVES = ("#guess-confirm:enabled", "#guess-pad button", ".my-hand button.tcard:enabled")
-
-
-def hand_cards(page: Page) -> list[str]:
-    """The cards of this browser's own hand."""
-    return page.locator(".my-hand [data-card]").evaluate_all(
-        "nodes => nodes.map(n => n.dataset.card)"
-    )
 
 
 def test_newcomer_plays_a_round_until_the_judging_shows(new_page, server_url) -> None:
@@ -59,10 +54,9 @@ def test_friend_joins_by_link_and_sees_only_that_the_host_guessed(new_page, serv
     code = host_room(host, server_url, GAME, seats=3, friend_seats=(1,))
     friend = new_page()
     join_by_link(friend, server_url, code)
-    start(host)
-    expect(friend.locator(".table")).to_be_visible()
-    assert len(hand_cards(host)) == 15 and len(hand_cards(friend)) == 15
-    assert not set(hand_cards(host)) & set(hand_cards(friend)), "each sees only their own hand"
+    start(host, friend)
+    assert len(own_hand(host)) == 15 and len(own_hand(friend)) == 15
+    assert not set(own_hand(host)) & set(own_hand(friend)), "each sees only their own hand"
     host.click('#guess-pad button[data-guess="7"]')
     host.click("#guess-confirm")
     expect(friend.locator('[data-seat="0"]')).to_contain_text("guessed")
@@ -72,23 +66,15 @@ def test_friend_joins_by_link_and_sees_only_that_the_host_guessed(new_page, serv
 
 def test_japanese_table_at_phone_size(new_page, server_url) -> None:
     page = new_page(**PHONE)
-    page.goto(server_url + "/")
-    page.click("#lang-toggle")
-    code = host_room(page, server_url, GAME, seats=2)
-    start(page)
+    code = host_in_japanese(page, server_url, GAME, seats=2)
     expect(page.locator("#settings-button")).to_have_text("設定")
     assert english_left(page, code) == set()
     play_until([page], ".my-hand button.tcard:enabled", MOVES[:2], seconds=15)
     assert english_left(page, code) == set()
     assert screenshot(page, "utsuke-table-phone-ja").stat().st_size > 0
-    width = page.evaluate("document.documentElement.scrollWidth")
+    width = page_width(page)
     assert width <= PHONE["width"], "the table fits the phone's width without sideways scrolling"
 
 
 def test_finished_match_shows_places_to_players_and_spectators(new_page, server_url) -> None:
-    page = new_page()
-    for seat in (0, None):
-        text = render_table(page, server_url, GAME, finished_match_message(GAME, 3, seat))
-        assert "Match over" in text
-        assert page.locator("#match-places li").count() == 3
-        assert (page.locator(".my-hand").count() > 0) == (seat is not None), "own hand only"
+    check_finished_match(new_page(), server_url, GAME, 3)
