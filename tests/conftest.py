@@ -54,6 +54,16 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 10.
     raise RuntimeError("redis-server did not start listening")
 
 
+def stop_process(proc: subprocess.Popen[bytes]) -> None:
+    """Ask a server process to stop, and kill it if it has not within ten seconds."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """Address of a real Redis for this test session."""
@@ -73,9 +83,4 @@ def redis_url() -> Iterator[str]:
             wait_for_port(port, proc)
             yield f"redis://127.0.0.1:{port}/0"
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+            stop_process(proc)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import free_port, wait_for_port
+from tests.conftest import free_port, stop_process, wait_for_port
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 CHROMIUM_FLAGS = [
@@ -60,11 +60,7 @@ def server_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         wait_for_port(port, proc, timeout=20)
         yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop_process(proc)
         log.close()
 
 
