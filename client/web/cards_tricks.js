@@ -40,6 +40,11 @@ export function unsunName(code) {
   return t("us_card", { rank: t("us_rank_" + code.slice(1)), suit: t("us_suit_" + code[0]) });
 }
 
+/** A card's notes for its label (trump, chip...), the empty ones left out. */
+function notes(...parts) {
+  return parts.filter(Boolean).join(", ");
+}
+
 /**
  * One card face: `classes` colour and shape it, `rank`/`sub` are its printed text,
  * `pip` an emblem, `label` the spoken name. Options: onclick, disabled, key, tag (a
@@ -72,14 +77,22 @@ export function unsunCard(code, opts = {}) {
   const suit = code[0];
   const rank = code.slice(1);
   const court = UNSUN_COURTS.has(rank);
-  const note = [opts.trump ? t("tc_trump") : null, opts.note].filter(Boolean).join(", ");
+  const note = notes(opts.trump ? t("tc_trump") : null, opts.note);
   return face(code, `unsun suit-${suit}${court ? " court" : ""}${opts.trump ? " trump" : ""}`,
     court ? t("us_short_" + rank) : rank, UNSUN_ICONS[suit](), t("us_suit_short_" + suit),
     unsunName(code), { ...opts, note, tag: opts.trump ? t("tc_trump_tag") : null });
 }
 
-// Utsuke's five colours: each with its own shape as well.
-const UTSUKE_SHAPES = { R: "●", Y: "▲", G: "■", B: "◆", P: "★" };
+// The colour decks (Utsuke's five colours, Junocos' four): each colour has its own
+// shape as well.
+const COLOUR_SHAPES = { R: "●", Y: "▲", G: "■", B: "◆", P: "★" };
+
+/** A card of a colour deck: its colour's shape as the emblem, the short colour name below. */
+function colourFace(code, classes, rank, label, opts) {
+  const colour = code[0];
+  return face(code, classes, rank, el("span", { class: "shape", "aria-hidden": "true" }, COLOUR_SHAPES[colour]),
+    t("colour_short_" + colour), label, opts);
+}
 
 /** Spoken name of an Utsuke card such as "G7". */
 export function utsukeName(code) {
@@ -89,15 +102,11 @@ export function utsukeName(code) {
 /** An Utsuke card; `trump` marks a card of the trump colour, `chip` the chip's card. */
 export function utsukeCard(code, opts = {}) {
   const colour = code[0];
-  const note = [opts.chip ? t("ut_chip_here") : null, opts.trump ? t("tc_trump") : null, opts.note]
-    .filter(Boolean).join(", ");
-  return face(code, `utsuke col-${colour}${opts.trump ? " trump" : ""}${opts.chip ? " chip" : ""}`,
-    code.slice(1), el("span", { class: "shape", "aria-hidden": "true" }, UTSUKE_SHAPES[colour]),
-    t("colour_short_" + colour), utsukeName(code),
+  const note = notes(opts.chip ? t("ut_chip_here") : null, opts.trump ? t("tc_trump") : null, opts.note);
+  return colourFace(code, `utsuke col-${colour}${opts.trump ? " trump" : ""}${opts.chip ? " chip" : ""}`,
+    code.slice(1), utsukeName(code),
     { ...opts, note, tag: opts.chip ? t("ut_chip_tag") : opts.trump ? t("tc_trump_tag") : null });
 }
-
-const UNO_SHAPES = { R: "●", Y: "▲", G: "■", B: "◆" };
 
 /** Spoken name of a Junocos (UNO) card such as "R5" or "GS" (green Skip). */
 export function unoName(code) {
@@ -110,11 +119,9 @@ export function unoCard(code, opts = {}) {
   const colour = code[0];
   const skip = code[1] === "S";
   const trumpClass = opts.trumpClass && opts.trumpClass !== "plain" ? opts.trumpClass : null;
-  const note = [trumpClass ? t("jc_class_" + trumpClass) : null, opts.note].filter(Boolean).join(", ");
-  return face(code, `uno col-${colour}${skip ? " skip" : ""}${trumpClass ? " trump" : ""}`,
-    skip ? "⊘" : code[1], el("span", { class: "shape", "aria-hidden": "true" }, UNO_SHAPES[colour]),
-    t("colour_short_" + colour), unoName(code),
-    { ...opts, note, tag: trumpClass ? t("tc_trump_tag") : null });
+  const note = notes(trumpClass ? t("jc_class_" + trumpClass) : null, opts.note);
+  return colourFace(code, `uno col-${colour}${skip ? " skip" : ""}${trumpClass ? " trump" : ""}`,
+    skip ? "⊘" : code[1], unoName(code), { ...opts, note, tag: trumpClass ? t("tc_trump_tag") : null });
 }
 
 /** A face-down card; `label` says what it is (a face-down trump, a hidden hand card). */
@@ -122,8 +129,16 @@ export function cardBack(label = t("tc_face_down"), key) {
   return el("span", { class: "tcard back", role: "img", "aria-label": label, title: label, "data-key": key });
 }
 
+// Texts that read the same in both languages: the Unsun number ranks and the chip mark.
+const SAME_IN_BOTH = {
+  us_rank_1: "1", us_rank_2: "2", us_rank_3: "3", us_rank_4: "4", us_rank_5: "5",
+  us_rank_6: "6", us_rank_7: "7", us_rank_8: "8", us_rank_9: "9",
+  ut_chip_tag: "◎",
+};
+
 export const CARD_STRINGS = {
   en: {
+    ...SAME_IN_BOTH,
     tc_trump: "trump",
     tc_trump_tag: "T",
     tc_face_down: "face-down card",
@@ -132,8 +147,6 @@ export const CARD_STRINGS = {
     us_suit_O: "Ouru (coins)", us_suit_G: "Guru (tomoe)",
     us_suit_short_P: "Pao", us_suit_short_I: "Isu", us_suit_short_K: "Koppu",
     us_suit_short_O: "Ouru", us_suit_short_G: "Guru",
-    us_rank_1: "1", us_rank_2: "2", us_rank_3: "3", us_rank_4: "4", us_rank_5: "5",
-    us_rank_6: "6", us_rank_7: "7", us_rank_8: "8", us_rank_9: "9",
     us_rank_So: "Sota", us_rank_Ka: "Kaba", us_rank_Re: "Rei", us_rank_Ro: "Robai",
     us_rank_Un: "Un", us_rank_Su: "Sun",
     us_short_So: "So", us_short_Ka: "Ka", us_short_Re: "Re", us_short_Ro: "Ro",
@@ -143,7 +156,6 @@ export const CARD_STRINGS = {
     colour_short_P: "Pur",
     ut_card: "{colour} {n}",
     ut_chip_here: "under the trump chip",
-    ut_chip_tag: "◎",
     uno_card: "{colour} {value}",
     uno_skip: "Skip",
     jc_class_super: "super trump",
@@ -151,6 +163,7 @@ export const CARD_STRINGS = {
     jc_class_trump_suit: "trump colour",
   },
   ja: {
+    ...SAME_IN_BOTH,
     tc_trump: "切り札",
     tc_trump_tag: "切",
     tc_face_down: "裏向きのカード",
@@ -159,8 +172,6 @@ export const CARD_STRINGS = {
     us_suit_O: "オウル（貨幣）", us_suit_G: "グル（巴）",
     us_suit_short_P: "パオ", us_suit_short_I: "イス", us_suit_short_K: "コップ",
     us_suit_short_O: "オウル", us_suit_short_G: "グル",
-    us_rank_1: "1", us_rank_2: "2", us_rank_3: "3", us_rank_4: "4", us_rank_5: "5",
-    us_rank_6: "6", us_rank_7: "7", us_rank_8: "8", us_rank_9: "9",
     us_rank_So: "ソータ", us_rank_Ka: "カバ", us_rank_Re: "レイ", us_rank_Ro: "ロバイ",
     us_rank_Un: "ウン", us_rank_Su: "スン",
     us_short_So: "ソ", us_short_Ka: "カ", us_short_Re: "レ", us_short_Ro: "ロ",
@@ -170,7 +181,6 @@ export const CARD_STRINGS = {
     colour_short_P: "紫",
     ut_card: "{colour}の{n}",
     ut_chip_here: "切り札チップの下",
-    ut_chip_tag: "◎",
     uno_card: "{colour}の{value}",
     uno_skip: "スキップ",
     jc_class_super: "最強の切り札",
