@@ -1,5 +1,5 @@
 // Pieces shared by the two Shirokuro-deck tables (Kokuto Rum, Shirokuro Jong): the
-// two-ended card face, the ordered hand with insert gaps (tap a gap, or drag the drawn
+// player's legal moves sent one per view, the two-ended card face, the ordered hand with insert gaps (tap a gap, or drag the drawn
 // card onto the hand), the drawn-card panel with its flip button, the start-of-round
 // rotation choice, and the rows of other seats' cards.
 //
@@ -72,6 +72,30 @@ export const SHIRO_STRINGS = {
     sk_in_meld: "役の一部",
   },
 };
+
+const RESEND_MS = 2000; // after this long without a new view, a move may be tried again
+
+/**
+ * The legal moves of this browser's seat (the first it holds) and a `move(action)` that
+ * sends one move per view: a second tap before the server answers would be refused, so
+ * it is dropped unless RESEND_MS has passed. `getCtx()` gives the current context;
+ * `beforeSend()` runs before each move goes out (to clear a selection).
+ */
+export function playerMoves(getCtx, beforeSend) {
+  let sentAt = -Infinity;
+  let sentVersion = null;
+  const me = () => getCtx().you[0];
+  const legal = () => (me() === undefined ? [] : (getCtx().message.legal || {})[me()] || []);
+  const move = (action) => {
+    const version = getCtx().message.version;
+    if (version === sentVersion && performance.now() - sentAt < RESEND_MS) return;
+    sentVersion = version;
+    sentAt = performance.now();
+    beforeSend();
+    getCtx().move(me(), action);
+  };
+  return { me, legal, find: (pred) => legal().find(pred), move };
+}
 
 /** The two ends of a card text: [{colour, n}, {colour, n}], upright (or white) end first. */
 export function ends(text) {

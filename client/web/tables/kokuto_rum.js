@@ -10,8 +10,8 @@
 import { el, placeText, replaceKeepingFocus, tableHeader } from "../components.js";
 import { t } from "../i18n.js";
 import {
-  SHIRO_STRINGS, cardRow, drawnPanel, flipText, handRow, looseName, rotationChoice, shiroBack, shiroCard,
-  valueName,
+  SHIRO_STRINGS, cardRow, drawnPanel, flipText, handRow, looseName, playerMoves, rotationChoice, shiroBack,
+  shiroCard, valueName,
 } from "../shirokuro.js";
 
 const OWN = {
@@ -216,8 +216,6 @@ export function bestMelds(cards) {
   return { score: best[n], melds: melds.reverse() };
 }
 
-const RESEND_MS = 2000; // after this long without a new view, a move may be tried again
-
 /** One table instance per room page. */
 export function create(root) {
   let ctx = null;
@@ -226,21 +224,8 @@ export function create(root) {
   let closedResult = 0; // round number of the last result the player closed
   let handEl = null;
 
-  const me = () => ctx.you[0];
   const view = () => ctx.message.view;
-  const legal = () => (me() === undefined ? [] : (ctx.message.legal || {})[me()] || []);
-  const find = (pred) => legal().find(pred);
-  // One move per view: a second tap before the server answers would be refused.
-  let sentAt = -Infinity;
-  let sentVersion = null;
-  const move = (action) => {
-    const version = ctx.message.version;
-    if (version === sentVersion && performance.now() - sentAt < RESEND_MS) return;
-    sentVersion = version;
-    sentAt = performance.now();
-    selected = null;
-    ctx.move(me(), action);
-  };
+  const { me, legal, find, move } = playerMoves(() => ctx, () => { selected = null; });
   const who = (seat) => ctx.seatLabel(seat);
   const list = (seats) => seats.map(who).join(t("kr_and"));
 

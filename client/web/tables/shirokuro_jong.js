@@ -7,7 +7,7 @@
 import { el, placeText, replaceKeepingFocus, tableHeader } from "../components.js";
 import { t } from "../i18n.js";
 import {
-  SHIRO_STRINGS, cardRow, drawnPanel, handRow, looseName, rotationChoice, shiroBack, shiroCard,
+  SHIRO_STRINGS, cardRow, drawnPanel, handRow, looseName, playerMoves, rotationChoice, shiroBack, shiroCard,
   valueName,
 } from "../shirokuro.js";
 
@@ -206,8 +206,6 @@ function prefixed(names) {
 
 const TICK_MS = 250;
 
-const RESEND_MS = 2000; // after this long without a new view, a move may be tried again
-
 /** One table instance per room page. */
 export function create(root) {
   let ctx = null;
@@ -219,22 +217,9 @@ export function create(root) {
   let recent = []; // the last few public events, written out in the current language
   const timer = setInterval(tick, TICK_MS);
 
-  const me = () => ctx.you[0];
   const view = () => ctx.message.view;
-  const legal = () => (me() === undefined ? [] : (ctx.message.legal || {})[me()] || []);
-  const find = (pred) => legal().find(pred);
+  const { me, legal, find, move } = playerMoves(() => ctx, () => { selected = null; });
   const who = (seat) => ctx.seatLabel(seat);
-  // One move per view: a second tap before the server answers would be refused.
-  let sentAt = -Infinity;
-  let sentVersion = null;
-  const move = (action) => {
-    const version = ctx.message.version;
-    if (version === sentVersion && performance.now() - sentAt < RESEND_MS) return;
-    sentVersion = version;
-    sentAt = performance.now();
-    selected = null;
-    ctx.move(me(), action);
-  };
 
   function remainingMs() {
     if (!clock) return null;
