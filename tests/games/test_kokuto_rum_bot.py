@@ -13,21 +13,13 @@ from server.games.contract import DIFFICULTIES
 from server.games.kokuto_rum import GAME
 from server.games.rng import Rng
 from tests.bench.bot_arena import play_match
+from tests.bench.bot_arena import situation as arena_situation
 from tests.games.test_kokuto_rum import do, drawn_texts, fresh, position
 
 
 def situation(state: Any, seat: int, difficulty: str, seed: int = 0) -> Situation:
     """What `seat` may know, with seeded world sampling."""
-    worlds = random.Random(seed)
-    return Situation(
-        game=GAME,
-        seat=seat,
-        view=GAME.view(state, seat),
-        legal=GAME.actions(state, seat),
-        difficulty=difficulty,
-        rng=Rng(seed),
-        sample_world=lambda: GAME.shuffle_unseen(state, seat, worlds),
-    )
+    return arena_situation(GAME, state, seat, difficulty, Rng(seed), random.Random(seed))
 
 
 def test_policy_is_the_kokuto_rum_policy() -> None:

@@ -12,6 +12,7 @@ from server.games.rng import Rng
 from server.games.shirokuro_jong import GAME
 from server.games.shirokuro_jong.state import JongState
 from tests.bench.bot_arena import play_match
+from tests.bench.bot_arena import situation as arena_situation
 from tests.games.shirokuro_jong_support import pass_all, play, table
 
 POLICY = policy_for("shirokuro_jong")
@@ -19,16 +20,7 @@ POLICY = policy_for("shirokuro_jong")
 
 def situation(state: JongState, seat: int, difficulty: str) -> Situation:
     """What the policy sees at `seat` now."""
-    worlds = random.Random(0)
-    return Situation(
-        game=GAME,
-        seat=seat,
-        view=GAME.view(state, seat),
-        legal=GAME.actions(state, seat),
-        difficulty=difficulty,
-        rng=Rng(1),
-        sample_world=lambda: GAME.shuffle_unseen(state, seat, worlds),
-    )
+    return arena_situation(GAME, state, seat, difficulty, Rng(1), random.Random(0))
 
 
 def test_bot_is_the_registered_policy_for_the_game() -> None:
