@@ -293,6 +293,8 @@ class Connection:
                 self.on_view(frame)
             else:
                 self._views.put_nowait(frame)
+            if "ack" in frame:  # the view a move caused also acknowledges it
+                self._dispatch({"t": "ack", **frame["ack"]})
         elif kind in ("ack", "error"):
             key = (frame.get("seat"), frame.get("seq"))
             entry = self._pending.pop(key, None)  # type: ignore[arg-type]

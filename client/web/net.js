@@ -101,6 +101,8 @@ export class RoomSocket {
       if (frame.t === "ack" || (frame.t === "error" && frame.seq !== undefined)) {
         this.pending.delete(`${frame.seat}:${frame.seq}`);
       }
+      // The view a move caused carries its ack (no separate ack frame follows).
+      if (frame.t === "view" && frame.ack) this.pending.delete(`${frame.ack.seat}:${frame.ack.seq}`);
       if (frame.t === "welcome" || frame.t === "view") this.handlers.onStatus("connected");
       this.handlers.onMessage(frame);
     };

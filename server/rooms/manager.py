@@ -191,7 +191,8 @@ class RoomManager:
         `listener(message)` is called synchronously with the current view at once and
         then after every saved change: {"t": "view", "version", "room", "seats", "you",
         "view", "views" (two seats only), "legal", "seqs", "events", "outcome" (at the
-        end)}; see `Room.message_for`. When the room
+        end), "ack" (only in the view a move of this attachment caused)}; see
+        `Room.message_for` and `Attachment.move`. When the room
         stops here it gets {"t": "closed", "code", "message"}. Raises RoomError
         (room_not_found, bad_token, room_elsewhere).
         """

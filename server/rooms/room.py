@@ -46,8 +46,10 @@ class Attachment:
     async def move(self, seat: int, seq: int, action: Action) -> dict[str, Any]:
         """Make a move for one of this attachment's seats; returns after it is saved.
 
-        Result: {"ok": True, "seq", "version", "events"}. A repeated `seq` returns the
-        first answer without applying again. Raises RoomError (not_your_seat,
+        Result: {"ok": True, "seq", "version", "events"}. The view message the move
+        caused reaches this attachment's listener before the call returns and carries
+        "ack": {"seat", "seq", "version"}. A repeated `seq` returns the first answer
+        without applying again (and causes no view). Raises RoomError (not_your_seat,
         illegal_action, stale_seq, paused, not_started, match_over, ...).
         """
         return await self.room.call("move", self, seat, seq, action)
@@ -109,6 +111,8 @@ class Room:
         self._listing = False
         self._dead = False
         self._saved_blob = b""
+        # Acks of the moves applied by the input being handled, delivered with its views.
+        self._acks: dict[Attachment, dict[str, int]] = {}
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -203,8 +207,11 @@ class Room:
             result = getattr(self, "_on_" + kind)(now, *args)
         finally:
             self._update_clock(now)
-            if self._dirty or self._announce:
-                await self._commit()
+            try:
+                if self._dirty or self._announce:
+                    await self._commit()
+            finally:
+                self._acks.clear()  # a failed save acknowledges nothing
             self._schedule()
         return result
 
@@ -273,6 +280,7 @@ class Room:
             self.moves += 1
             self.core.last_move = self._wall()
             self._dirty = self._announce = True
+            self._acks[att] = {"seat": seat, "seq": seq, "version": result["version"]}
         return result
 
     # -- clock, cover and timers --------------------------------------------------------
@@ -414,7 +422,8 @@ class Room:
             if message is None:
                 message = self.message_for(att.seats, seats, room, events)
                 built[att.seats] = message
-            _deliver(att, message)
+            ack = self._acks.get(att)
+            _deliver(att, message if ack is None else {**message, "ack": ack})
 
     def message_for(
         self,

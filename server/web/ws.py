@@ -48,6 +48,8 @@ class Outbox:
         self.close_code: int | None = None
         self.task: asyncio.Task[None] | None = None
         self._waiter: asyncio.Future[None] | None = None
+        # seat -> seq of the last move acknowledged inside a view this outbox queued.
+        self._acked: dict[int, int] = {}
 
     def start(self, first: bytes) -> None:
         """Send `first` ahead of anything queued, then keep writing."""
@@ -74,8 +76,21 @@ class Outbox:
         connection is then closed so the client reconnects, possibly elsewhere.
         """
         self.push(frames.encode(message))
+        ack = message.get("ack")
+        if ack is not None:
+            self._acked[ack["seat"]] = ack["seq"]
         if message.get("t") == "closed" and self.close_code is None:
             self.close_code = ROOM_CLOSED.get(message.get("code", ""), Close.ROOM_MOVED)
+
+    def carried(self, reply: dict[str, Any]) -> bool:
+        """True if `reply` is an ack already sent inside the view its move caused.
+
+        Each such ack is claimed once, so a later resend of the same move (answered
+        without a new view) still gets its own ack frame.
+        """
+        if reply["t"] != "ack":
+            return False
+        return self._acked.pop(reply["seat"], None) == reply["seq"]
 
     async def _write(self) -> None:
         send = self.websocket.send_bytes
@@ -206,7 +221,7 @@ async def read_frames(
             metrics.errors[exc.code] += 1
             outbox.push(frames.error(exc.code, exc.message, **context))
             continue
-        if reply is not None:
+        if reply is not None and not outbox.carried(reply):
             outbox.push(frames.encode(reply))
 
 

@@ -85,6 +85,10 @@ class LoadSeat(asyncio.Protocol):
                 del self.view_times[min(self.view_times)]
             if not self.ready.done():
                 self.ready.set_result(None)
+            ack = frame.get("ack")
+            if self.busy and ack is not None and ack["seq"] == self.seq:
+                self.busy = False
+                self.on_answer(self, time.perf_counter() - self.sent_at, None)
         elif kind == "welcome":
             self.seq = frame["last_seq"].get(self.seat, 0)
         elif self.busy and frame.get("seq") == self.seq:

@@ -56,3 +56,17 @@ async def test_room_closed_message_is_sent_then_the_socket_closes() -> None:
     await asyncio.sleep(0)
     await asyncio.sleep(0)
     assert len(socket.sent) == 2 and socket.closed_with == Close.SERVICE_RESTART
+
+
+async def test_an_ack_carried_by_a_view_is_claimed_once() -> None:
+    box, _ = outbox()
+    box.push_view({"t": "view", "ack": {"seat": 2, "seq": 5, "version": 9}})
+    ack = {"t": "ack", "seat": 2, "seq": 5, "version": 9}
+    assert box.carried(ack)
+    assert not box.carried(ack)  # a resend of the same move gets its own ack frame
+
+
+async def test_an_ack_for_another_move_is_not_carried() -> None:
+    box, _ = outbox()
+    box.push_view({"t": "view", "ack": {"seat": 2, "seq": 5, "version": 9}})
+    assert not box.carried({"t": "ack", "seat": 2, "seq": 6, "version": 10})

@@ -7,6 +7,7 @@ import signal
 from pathlib import Path
 
 from client.lib import Client
+from server.store import codec
 from tests.net.conftest import ServerProcess
 from tests.net.drive import humans_only_room, view_at, view_where
 
@@ -78,3 +79,24 @@ async def test_room_continues_on_a_new_server_after_a_restart(
         if second.proc is not None:
             second.stop()
     assert "rooms saved" in first.output()
+
+
+async def test_an_applied_move_is_answered_by_one_view_frame_that_carries_its_ack(
+    client: Client,
+) -> None:
+    host, *_ = await humans_only_room(client)
+    async with await client.connect(host.code, [host.token], record=True) as conn:
+        card = (await conn.next_view())["view"]["hand"][0]
+        assert conn.raw is not None
+        before = len(conn.raw)
+        ack = await conn.move({"type": "mark", "card": card})
+        await conn.send({"t": "ping"})
+        while codec.unpack(conn.raw[-1])["t"] != "pong":
+            await asyncio.sleep(0.01)
+        frames = [codec.unpack(data) for data in conn.raw[before:-1]]
+        assert [f["t"] for f in frames] == ["view"]
+        assert frames[0]["ack"] == {
+            "seat": ack["seat"],
+            "seq": ack["seq"],
+            "version": ack["version"],
+        }

@@ -89,3 +89,23 @@ async def test_moves_before_the_start_are_refused(env: Env) -> None:
     player = await env.join(code, tokens, Player(plays=False))
     with pytest.raises(RoomError, match="not_started"):
         await player.att.move(0, 1, {"type": "grab"})
+
+
+async def test_the_view_a_move_caused_carries_its_ack_to_the_mover_only(env: Env) -> None:
+    code, tokens = await env.usunoro(humans=2)
+    host = await env.join(code, tokens[:1], Player(plays=False))
+    friend = await env.join(code, tokens[1:], Player(plays=False))
+    await env.manager.start_match(code, tokens[0])
+    answer = await host.att.move(0, 3, marks(host)[0])
+    assert host.last["ack"] == {"seat": 0, "seq": 3, "version": answer["version"]}
+    assert host.last["version"] == answer["version"]
+    assert friend.last["version"] == answer["version"] and "ack" not in friend.last
+
+
+async def test_a_repeated_move_causes_no_view(env: Env) -> None:
+    _, _, player = await started(env)
+    mark = marks(player)[0]
+    await player.att.move(0, 1, mark)
+    count = len(player.messages)
+    await player.att.move(0, 1, mark)
+    assert len(player.messages) == count
