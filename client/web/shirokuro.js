@@ -97,6 +97,21 @@ export function playerMoves(getCtx, beforeSend) {
   return { me, legal, find: (pred) => legal().find(pred), move };
 }
 
+/**
+ * What the legal moves `acts` let the player do with their hand now: insert the drawn
+ * card, discard (`canDiscard(i)`: a discard action whose `indexKey` field is i), choose
+ * the rotation.
+ */
+export function handMoves(acts, drawn, indexKey) {
+  const discards = acts.filter((a) => a.type === "discard");
+  return {
+    inserting: acts.some((a) => a.type === "insert") && drawn,
+    discards,
+    canDiscard: (i) => discards.some((a) => a[indexKey] === i),
+    rotating: acts.some((a) => a.type === "rotate"),
+  };
+}
+
 /** The two ends of a card text: [{colour, n}, {colour, n}], upright (or white) end first. */
 export function ends(text) {
   return [

@@ -10,8 +10,8 @@
 import { el, placeText, replaceKeepingFocus, tableHeader } from "../components.js";
 import { t } from "../i18n.js";
 import {
-  SHIRO_STRINGS, cardRow, drawnPanel, flipText, handRow, looseName, playerMoves, rotationChoice, shiroBack,
-  shiroCard, valueName,
+  SHIRO_STRINGS, cardRow, drawnPanel, flipText, handMoves, handRow, looseName, playerMoves, rotationChoice,
+  shiroBack, shiroCard, valueName,
 } from "../shirokuro.js";
 
 const OWN = {
@@ -291,11 +291,8 @@ export function create(root) {
     const seat = me();
     if (seat === undefined || !v.hand) return null;
     const acts = legal();
-    const inserting = acts.some((a) => a.type === "insert") && v.drawn;
-    const discards = acts.filter((a) => a.type === "discard");
-    const canDiscard = (i) => discards.some((a) => a.pos === i);
+    const { inserting, discards, canDiscard, rotating } = handMoves(acts, v.drawn, "pos");
     if (selected !== null && !canDiscard(selected)) selected = null;
-    const rotating = acts.some((a) => a.type === "rotate");
     const { melds } = bestMelds(v.hand);
     const hand = handRow({
       cards: v.hand, seat, selected, melds,

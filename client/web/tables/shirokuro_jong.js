@@ -7,8 +7,8 @@
 import { el, placeText, replaceKeepingFocus, tableHeader } from "../components.js";
 import { t } from "../i18n.js";
 import {
-  SHIRO_STRINGS, cardRow, drawnPanel, handRow, looseName, playerMoves, rotationChoice, shiroBack, shiroCard,
-  valueName,
+  SHIRO_STRINGS, cardRow, drawnPanel, handMoves, handRow, looseName, playerMoves, rotationChoice, shiroBack,
+  shiroCard, valueName,
 } from "../shirokuro.js";
 
 const YAKU = {
@@ -335,11 +335,8 @@ export function create(root) {
     const seat = me();
     if (seat === undefined || !v.hand) return null;
     const acts = legal();
-    const inserting = acts.some((a) => a.type === "insert") && v.drawn;
-    const discards = acts.filter((a) => a.type === "discard");
-    const canDiscard = (i) => discards.some((a) => a.index === i);
+    const { inserting, discards, canDiscard, rotating } = handMoves(acts, v.drawn, "index");
     if (selected !== null && !canDiscard(selected)) selected = null;
-    const rotating = acts.some((a) => a.type === "rotate");
     // In a claim window, outline the pairs a Pon or Chii would expose.
     const pairs = acts.filter((a) => a.type === "pon" || a.type === "chii").map((a) => [a.index, a.index + 2]);
     const hand = handRow({
