@@ -38,6 +38,8 @@ TIMING: dict[str, dict[str, list[int]]] = {
 }
 
 State = dict[str, Any]
+# TIMING as nested tuples, so every view can build its own copy cheaply.
+_TIMING_ITEMS = tuple((d, tuple((k, tuple(w)) for k, w in t.items())) for d, t in TIMING.items())
 
 
 def is_matching(hand: list[str]) -> bool:
@@ -371,7 +373,7 @@ class Usunoro(Game):
             "deadline": self.deadline(state),
             "result": dict(state["result"]) if state["result"] else None,
             "match_over": self._match_over(state),
-            "timing": {d: {k: list(w) for k, w in t.items()} for d, t in TIMING.items()},
+            "timing": {d: {k: [*w] for k, w in t} for d, t in _TIMING_ITEMS},
         }
 
     def shuffle_unseen(self, state: State, seat: int | None, rng: Any) -> State:
