@@ -344,27 +344,42 @@ class Usunoro(Game):
         return [s == seat or s in open_hands for s in range(SEATS)]
 
     def view(self, state: State, seat: int | None) -> View:
-        """Per "Hidden information": own cards and mark, public table, open hands."""
-        seen = self.visible_hands(state, seat)
+        """Per "Hidden information": own cards and mark, public table, open hands.
+
+        Built for every seat after every move, so `visible_hands` and `_match_over` are
+        inlined here.
+        """
+        options, hands, marks = state["options"], state["hands"], state["marks"]
         mine = seat is not None and 0 <= seat < SEATS
+        if state["phase"] in (DONE, VOID):
+            shown_hands: list[Any] = [list(h) for h in hands]
+            shown_marks = list(marks)
+        else:
+            open_hands = options["open_hands"]
+            shown_hands = [
+                list(h) if s == seat or s in open_hands else None for s, h in enumerate(hands)
+            ]
+            shown_marks = [m if s == seat or s in open_hands else None for s, m in enumerate(marks)]
+        limit = PENALTY_LIMIT[options["length"]]
+        penalties = state["penalties"]
         return {
             "seat": seat if mine else None,
             "round": state["round"],
             "phase": state["phase"],
-            "direction": state["options"]["direction"],
-            "length": state["options"]["length"],
-            "hand": list(state["hands"][seat]) if mine else None,
-            "mark": state["marks"][seat] if mine else None,
+            "direction": options["direction"],
+            "length": options["length"],
+            "hand": list(hands[seat]) if mine else None,
+            "mark": marks[seat] if mine else None,
             "last_sent": state["sent"][seat] if mine else None,
             "last_received": state["received"][seat] if mine else None,
-            "hands": [list(h) if seen[s] else None for s, h in enumerate(state["hands"])],
-            "marks": [m if seen[s] else None for s, m in enumerate(state["marks"])],
-            "marked": [m is not None for m in state["marks"]],
-            "open_hands": list(state["options"]["open_hands"]),
+            "hands": shown_hands,
+            "marks": shown_marks,
+            "marked": [m is not None for m in marks],
+            "open_hands": list(options["open_hands"]),
             "tokens_left": TOKENS - len(state["taken"]),
             "taken": list(state["taken"]),
-            "penalties": list(state["penalties"]),
-            "penalty_limit": PENALTY_LIMIT[state["options"]["length"]],
+            "penalties": list(penalties),
+            "penalty_limit": limit,
             "exchanges": state["exchanges"],
             "exchange_cap": EXCHANGE_CAP,
             "hand_seq": state["hand_seq"],
@@ -372,7 +387,7 @@ class Usunoro(Game):
             "void_at": state["void_at"],
             "deadline": self.deadline(state),
             "result": dict(state["result"]) if state["result"] else None,
-            "match_over": self._match_over(state),
+            "match_over": max(penalties) >= limit,
             "timing": {d: {k: [*w] for k, w in t} for d, t in _TIMING_ITEMS},
         }
 
