@@ -45,13 +45,13 @@ def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 10.
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"redis-server exited with {proc.returncode}")
+            raise RuntimeError(f"{proc.args[0]} exited with {proc.returncode}")
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                 return
         except OSError:
             time.sleep(0.02)
-    raise RuntimeError("redis-server did not start listening")
+    raise RuntimeError(f"{proc.args[0]} did not start listening on port {port}")
 
 
 def stop_process(proc: subprocess.Popen[bytes]) -> None:
