@@ -41,13 +41,21 @@ class Clock:
 
 
 class RealClock(Clock):
-    """The running event loop's monotonic clock."""
+    """An event loop's monotonic clock: `loop`'s, else the running loop's at each call.
+
+    Give the loop when the clock lives as long as it (the server does): finding the
+    running loop costs a getpid() system call, and rooms read the clock several times
+    per move.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self._loop = loop
 
     def now(self) -> float:
-        return asyncio.get_running_loop().time() * 1000.0
+        return (self._loop or asyncio.get_running_loop()).time() * 1000.0
 
     def call_at(self, when_ms: float, callback: Callable[[], None]) -> TimerHandle:
-        loop = asyncio.get_running_loop()
+        loop = self._loop or asyncio.get_running_loop()
         return TimerHandle(loop.call_at(when_ms / 1000.0, callback))
 
 

@@ -96,6 +96,7 @@ class Room:
         self.queue: asyncio.Queue[tuple[str, tuple[Any, ...], asyncio.Future[Any] | None]]
         self.queue = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None  # set by start()
         self.idle_since: float | None = self.clock.now()
         self.moves = 0
         self.saves = 0
@@ -146,13 +147,14 @@ class Room:
     # -- the queue ----------------------------------------------------------------------
     def start(self) -> None:
         """Start the room's task."""
-        self.task = asyncio.get_running_loop().create_task(self._run(), name=f"room-{self.code}")
+        self._loop = asyncio.get_running_loop()
+        self.task = self._loop.create_task(self._run(), name=f"room-{self.code}")
 
     async def call(self, kind: str, *args: Any) -> Any:
         """Queue an input and wait for its answer (raises RoomError on refusal)."""
         if self._dead:
             raise RoomError("room_moved", "this room is no longer run here; reconnect")
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[Any] = (self._loop or asyncio.get_running_loop()).create_future()
         self.queue.put_nowait((kind, args, future))
         return await future
 

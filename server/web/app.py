@@ -7,6 +7,7 @@ on `app.state.services` from start-up to shutdown. Shutdown closes the manager f
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 import os
@@ -65,7 +66,7 @@ def create_app(redis_url: str | None = None, limits: Limits | None = None) -> St
         await store.start()
         # The lease owner id: unique per process, readable in Redis when debugging.
         owner = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
-        manager = RoomManager(store, RealClock(), instance_id=owner)
+        manager = RoomManager(store, RealClock(asyncio.get_running_loop()), instance_id=owner)
         await manager.start()
         services = Services(store, manager, limits or Limits())
         app.state.services = services
