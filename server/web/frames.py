@@ -107,6 +107,48 @@ def encode(frame: dict[str, Any]) -> bytes:
     return codec.pack(frame)
 
 
+# View fields every connection of a room gets alike from one publish (the same objects).
+SHARED_VIEW_FIELDS = ("room", "seats", "events")
+FIXMAP_MAX = 15  # msgpack maps of up to 15 entries have a one-byte header, 0x80 | count
+
+
+class ViewEncoder:
+    """Packs view frames; the fields shared by one publish are packed once and spliced.
+
+    A room delivers one publish's messages to its connections one after another, all
+    holding the very same room, seats and events objects, which nothing changes after
+    delivery. The packed entries of the last such trio are kept (with the objects, so
+    their identities stay unique) and appended to each message's own packed entries:
+    msgpack map entries simply follow their header, so only the count changes.
+    """
+
+    def __init__(self) -> None:
+        self._parts: tuple[Any, ...] = ()
+        self._packed = b""
+
+    def encode(self, message: dict[str, Any]) -> bytes:
+        """The frame of one server message; equal to `encode(message)` once unpacked."""
+        if message.get("t") != "view" or len(message) > FIXMAP_MAX:
+            return codec.pack(message)
+        try:
+            parts = (message["room"], message["seats"], message["events"])
+        except KeyError:  # not a room's view message: nothing shared to splice
+            return codec.pack(message)
+        cached = self._parts
+        if not (
+            cached and cached[0] is parts[0] and cached[1] is parts[1] and cached[2] is parts[2]
+        ):
+            self._parts = parts
+            self._packed = codec.pack(dict(zip(SHARED_VIEW_FIELDS, parts, strict=True)))[1:]
+        own = dict(message)
+        del own["room"], own["seats"], own["events"]
+        packed = codec.pack(own)
+        return bytes((0x80 | len(message),)) + packed[1:] + self._packed
+
+
+encode_view = ViewEncoder().encode
+
+
 def error(code: str, message: str, **context: Any) -> bytes:
     """An error frame; `context` carries e.g. the seat and seq of the refused move."""
     return codec.pack({"t": "error", "code": code, "message": message, **context})

@@ -75,7 +75,7 @@ class Outbox:
         A "closed" message (the room stopped running here) is the last frame; the
         connection is then closed so the client reconnects, possibly elsewhere.
         """
-        self.push(frames.encode(message))
+        self.push(frames.encode_view(message))
         ack = message.get("ack")
         if ack is not None:
             self._acked[ack["seat"]] = ack["seq"]
