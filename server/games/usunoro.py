@@ -303,9 +303,22 @@ class Usunoro(Game):
         return timers
 
     def deadline(self, state: State) -> int | None:
-        """The 8 s race void (U6), the marking timeout (U2) or the idle void (U7)."""
-        timers = self._timers(state)
-        return min(t for t, _ in timers) if timers else None
+        """The 8 s race void (U6), the marking timeout (U2) or the idle void (U7).
+
+        The earliest of `_timers`, worked out without building them: every view of
+        every move asks for it.
+        """
+        phase = state["phase"]
+        if phase == RACE:
+            return state["void_at"]
+        if phase != PASSING:
+            return None
+        options = state["options"]
+        mark_ms, idle_ms = options["mark_timeout_ms"], options["idle_void_ms"]
+        due = state["hand_at"] + mark_ms if mark_ms else None
+        if idle_ms and (due is None or state["active_at"] + idle_ms < due):
+            due = state["active_at"] + idle_ms
+        return due
 
     def expire(self, state: State, now: int) -> list[Event]:
         """Fire every timer due at `now`, earliest first (a void wins a tie)."""

@@ -2,6 +2,8 @@
 
 >>> unpack(pack({"t": "move", "seq": 3}))
 {'t': 'move', 'seq': 3}
+>>> unpack(pack_map({"t": "view"}, pack_entries({"room": "AB", "seq": 3}), 2))
+{'t': 'view', 'room': 'AB', 'seq': 3}
 """
 
 from __future__ import annotations
@@ -16,11 +18,31 @@ class DecodeError(ValueError):
 
 
 _packer = msgpack.Packer(use_bin_type=True)
+FIXMAP_MAX = 15  # a msgpack map of up to 15 entries has a one-byte header: 0x80 | count
 
 
 def pack(value: Any) -> bytes:
     """Encode plain data (dict, list, str, bytes, int, float, bool, None)."""
     return _packer.pack(value)
+
+
+def pack_entries(mapping: dict[Any, Any]) -> bytes:
+    """The packed entries of a map of at most FIXMAP_MAX entries, without its header.
+
+    Splice them into a larger map with `pack_map`: msgpack map entries simply follow
+    the header, which holds the count.
+    """
+    if len(mapping) > FIXMAP_MAX:
+        raise ValueError("only maps of at most 15 entries can be spliced")
+    return _packer.pack(mapping)[1:]
+
+
+def pack_map(mapping: dict[Any, Any], entries: bytes, count: int) -> bytes:
+    """`mapping` packed with `count` more entries from `pack_entries` (keys distinct).
+
+    The caller makes sure len(mapping) + count <= FIXMAP_MAX.
+    """
+    return bytes((0x80 | (len(mapping) + count),)) + _packer.pack(mapping)[1:] + entries
 
 
 def unpack(data: bytes) -> Any:

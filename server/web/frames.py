@@ -109,7 +109,6 @@ def encode(frame: dict[str, Any]) -> bytes:
 
 # View fields every connection of a room gets alike from one publish (the same objects).
 SHARED_VIEW_FIELDS = ("room", "seats", "events")
-FIXMAP_MAX = 15  # msgpack maps of up to 15 entries have a one-byte header, 0x80 | count
 
 
 class ViewEncoder:
@@ -118,8 +117,7 @@ class ViewEncoder:
     A room delivers one publish's messages to its connections one after another, all
     holding the very same room, seats and events objects, which nothing changes after
     delivery. The packed entries of the last such trio are kept (with the objects, so
-    their identities stay unique) and appended to each message's own packed entries:
-    msgpack map entries simply follow their header, so only the count changes.
+    their identities stay unique) and spliced into each message's frame.
     """
 
     def __init__(self) -> None:
@@ -128,7 +126,7 @@ class ViewEncoder:
 
     def encode(self, message: dict[str, Any]) -> bytes:
         """The frame of one server message; equal to `encode(message)` once unpacked."""
-        if message.get("t") != "view" or len(message) > FIXMAP_MAX:
+        if message.get("t") != "view" or len(message) > codec.FIXMAP_MAX:
             return codec.pack(message)
         try:
             parts = (message["room"], message["seats"], message["events"])
@@ -139,11 +137,10 @@ class ViewEncoder:
             cached and cached[0] is parts[0] and cached[1] is parts[1] and cached[2] is parts[2]
         ):
             self._parts = parts
-            self._packed = codec.pack(dict(zip(SHARED_VIEW_FIELDS, parts, strict=True)))[1:]
+            self._packed = codec.pack_entries(dict(zip(SHARED_VIEW_FIELDS, parts, strict=True)))
         own = dict(message)
         del own["room"], own["seats"], own["events"]
-        packed = codec.pack(own)
-        return bytes((0x80 | len(message),)) + packed[1:] + self._packed
+        return codec.pack_map(own, self._packed, len(SHARED_VIEW_FIELDS))
 
 
 encode_view = ViewEncoder().encode
