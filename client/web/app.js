@@ -301,10 +301,22 @@ async function showRoom(code, { watch = false } = {}) {
         }
       },
       onStatus(status) {
+        if (status === "connecting") page.shownSent = false;
         page.status = status;
         render();
       },
     });
+  }
+
+  /**
+   * After a (re)connection the server holds the game clock until the board is shown
+   * (RULINGS U11). Tables that report "shown" themselves (Usunoro, per new hand) export
+   * REPORTS_SHOWN; for the others the page reports it once the first view is painted.
+   */
+  function reportShown(renderer) {
+    if (renderer.REPORTS_SHOWN || page.shownSent || !(page.message.you || []).length) return;
+    page.shownSent = true;
+    requestAnimationFrame(() => requestAnimationFrame(() => socket && socket.send({ t: "shown" })));
   }
 
   function setVisible() {
@@ -486,6 +498,7 @@ async function showRoom(code, { watch = false } = {}) {
       else {
         if (!table) table = renderer.create(tableHolder);
         table.render(tableContext());
+        reportShown(renderer);
       }
       const focusTarget = page.settingsOpen && document.getElementById("close-settings");
       if (focusTarget && !main.contains(document.activeElement)) focusTarget.focus();

@@ -12,6 +12,9 @@ import { t } from "../i18n.js";
 
 export const STRINGS = { en: {}, ja: {} };
 
+/** This table sends "shown" itself, after each new hand is painted. */
+export const REPORTS_SHOWN = true;
+
 const GRAB_KEYS = ["f", "j"];
 
 /** One table instance per room page; `render(ctx, root)` runs on every change. */
