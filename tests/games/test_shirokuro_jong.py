@@ -55,6 +55,43 @@ def test_item02_rounds_and_the_oya_passes_to_the_right(seats: int, oyas: list[in
     assert [0] + [e["oya"] for e in dealt] == oyas  # new() dealt the first round
 
 
+def test_item02_the_round_over_screen_shows_the_round_just_finished() -> None:
+    state = table(["W1 W2 W3 B4 B4 B4 W5 W5", "W2 W3 W4 B3 B3 B3 W5"])
+    assert GAME.view(state, 0)["round"] == 1
+    play(state, (0, {"type": "tsumo"}))
+    assert state.phase == "round_over" and GAME.view(state, 0)["round"] == 1
+    play(state, (0, {"type": "next"}), (1, {"type": "next"}))
+    assert GAME.view(state, None)["round"] == 2
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_item02_each_result_is_shown_under_its_own_round_number(seats: int) -> None:
+    state = GAME.new(seats, {"rotation": False, "claim_timeout_ms": 0}, 11)
+    rng = random.Random(11)
+    shown = []  # the round number over each result, in order
+    while GAME.outcome(state) is None:
+        legal = {s: a for s in range(seats) if (a := GAME.actions(state, s))}
+        seat = rng.choice(sorted(legal))
+        was = state.phase
+        GAME.apply(state, seat, rng.choice(legal[seat]), 0)
+        if was != state.phase and state.phase in ("round_over", "match_over"):
+            shown.append(GAME.view(state, None)["round"])
+    assert shown == list(range(1, 2 * seats + 1))
+
+
+def test_item02_a_renchan_repeat_keeps_its_round_number() -> None:
+    state = table(["W1 W2 W3 B4 B4 B4 W5 W5", "W2 W3 W4 B3 B3 B3 W5"], options={"renchan": True})
+    play(state, (0, {"type": "tsumo"}), (0, {"type": "next"}), (1, {"type": "next"}))
+    assert state.hand_no == 2 and GAME.view(state, None)["round"] == 1
+
+
+def test_item02_a_match_saved_without_its_round_number_still_loads() -> None:
+    state = GAME.new(2, {}, 3)
+    data = GAME.dump(state)
+    del data["round"]  # as saved before the field was kept
+    assert GAME.view(GAME.load(data), 0) == GAME.view(state, 0)
+
+
 def test_item03_turn_passes_counterclockwise() -> None:
     state = table([JUNK8, "W2 W3 W4 B3 B3 B3 W5", "B1 B1 W2 W2 W4 W4 B2"])
     events = play(state, (0, DISCARD0))

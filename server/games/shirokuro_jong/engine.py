@@ -8,7 +8,7 @@ from server.games import shirokuro_deck as deck
 from server.games.contract import Action, Event, Game, IllegalAction, Option, View
 from server.games.rng import Rng
 from server.games.shirokuro_jong import rules
-from server.games.shirokuro_jong.state import JongState, plain_copy, tables
+from server.games.shirokuro_jong.state import JongState, plain_copy, rounds_total, tables
 
 OPTIONS = (
     Option(
@@ -108,8 +108,8 @@ class ShirokuroJong(Game):
             "seats": state.seats,
             "options": dict(state.options),
             "phase": state.phase,
-            "round": min(state.round_no + 1, rules.rounds_total(state.seats)),
-            "rounds": rules.rounds_total(state.seats),
+            "round": state.round,
+            "rounds": rounds_total(state.seats),
             "hand_no": state.hand_no,
             "oya": state.oya,
             "turn": state.turn,

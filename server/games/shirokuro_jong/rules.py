@@ -16,14 +16,9 @@ from server.games.shirokuro_jong.hands import (
     is_shuntsu,
     waits,
 )
-from server.games.shirokuro_jong.state import UPS, JongState, tables
+from server.games.shirokuro_jong.state import UPS, JongState, rounds_total, tables
 
 Event = dict[str, Any]
-
-
-def rounds_total(seats: int) -> int:
-    """Four rounds with two players, six with three: everyone is Oya twice."""
-    return 2 * seats
 
 
 # -- dealing ---------------------------------------------------------------------------
@@ -53,10 +48,11 @@ def deal(state: JongState) -> list[Event]:
     state.claim_opts = [[] for _ in range(n)]
     state.flips = [None] * n
     state.hand_no += 1
+    state.round = state.round_no + 1  # a renchan repeat deals the same round again
     events: list[Event] = [
         {
             "type": "dealt",
-            "round": state.round_no + 1,
+            "round": state.round,
             "oya": state.oya,
             "dora": tables(state.options["deck"])[2][state.dora],
         }

@@ -15,6 +15,11 @@ from server.games.shirokuro_jong.hands import Mentsu, mentsu_of, value_code
 UPS = ("W", "B")
 
 
+def rounds_total(seats: int) -> int:
+    """Four rounds with two players, six with three: everyone is Oya twice."""
+    return 2 * seats
+
+
 @cache
 def tables(composition: str) -> tuple[tuple[int, ...], tuple[str, ...], tuple[str, ...]]:
     """(value code, held text) per held int, and card text per card id, for a deck."""
@@ -34,6 +39,7 @@ class JongState:
         "options",
         "rng",
         "round_no",
+        "round",
         "hand_no",
         "oya",
         "turn",
@@ -63,6 +69,7 @@ class JongState:
         self.options = options
         self.rng = rng
         self.round_no = 0  # rounds finished that count towards the match length
+        self.round = 0  # the round being played, or just finished: the one the table shows
         self.hand_no = 0  # hands dealt, renchan repeats included
         self.oya = 0
         self.turn = 0
@@ -123,6 +130,7 @@ class JongState:
             "options": dict(self.options),
             "rng": self.rng,
             "round_no": self.round_no,
+            "round": self.round,
             "hand_no": self.hand_no,
             "oya": self.oya,
             "turn": self.turn,
@@ -152,8 +160,11 @@ class JongState:
         """The state a `dump` produced."""
         state = cls(data["seats"], dict(data["options"]), data["rng"])
         for name in cls.__slots__:
-            if name not in ("seats", "options", "rng"):
+            if name not in ("seats", "options", "rng", "round"):
                 setattr(state, name, plain_copy(data[name]))
+        # A room saved before `round` was kept shows what it showed then (the next round
+        # over a result, capped at the last) until its next deal sets the field.
+        state.round = data.get("round", min(state.round_no + 1, rounds_total(state.seats)))
         return state
 
     def copy(self) -> JongState:
