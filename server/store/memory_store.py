@@ -106,3 +106,7 @@ class MemoryStore(Store):
         held = self._leases.get(code)
         if held is not None and held[0] == owner:
             del self._leases[code]
+
+    async def lease_holder(self, code: str) -> str | None:
+        held = self._leases.get(code)
+        return held[0] if held is not None and held[1] > self._wall_ms() else None

@@ -231,3 +231,7 @@ class RedisStore(Store):
 
     async def release_lease(self, code: str, owner: str) -> None:
         await self._release(keys=[self._key("lease", code)], args=[owner])
+
+    async def lease_holder(self, code: str) -> str | None:
+        owner = await self._redis.get(self._key("lease", code))
+        return None if owner is None else owner.decode()

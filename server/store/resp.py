@@ -7,6 +7,8 @@ hiredis. It knows only what the save path needs: connect (AUTH, SELECT), send a 
 get its replies in order. Error replies come back as `hiredis.ReplyError` values in the
 list, not raised. An unreachable or lost connection raises redis-py's ConnectionError
 (as the rest of the store does) for the batches in flight; the next batch reconnects.
+A subscriber (bus.py) gives `on_push` and `on_lost`: replies nobody waits for (pub/sub
+messages) go to `on_push`, and `send` writes commands whose replies come that way.
 
     conn = RespConnection("redis://127.0.0.1:6379/0")
     replies = await conn.execute([("SET", "k", b"v"), ("GET", "k")])   # [b"OK", b"v"]
@@ -18,7 +20,7 @@ from __future__ import annotations
 import asyncio
 import ssl
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import hiredis
@@ -26,6 +28,8 @@ from redis.connection import SSLConnection, parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 Command = Sequence[str | bytes | int | float]
+Push = Callable[[Any], None]
+Lost = Callable[[Exception | None], None]
 
 
 class _Batch:
@@ -42,11 +46,13 @@ class _Batch:
 class _Protocol(asyncio.Protocol):
     """Feeds received bytes to hiredis and hands out replies to batches in order."""
 
-    def __init__(self) -> None:
+    def __init__(self, on_push: Push | None = None, on_lost: Lost | None = None) -> None:
         self.reader = hiredis.Reader()
         self.batches: deque[_Batch] = deque()
         self.transport: asyncio.Transport | None = None
         self.closed = False
+        self.on_push = on_push
+        self.on_lost = on_lost
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]
@@ -54,6 +60,9 @@ class _Protocol(asyncio.Protocol):
     def data_received(self, data: bytes) -> None:
         self.reader.feed(data)
         while (reply := self.reader.gets()) is not False:
+            if not self.batches and self.on_push is not None:
+                self.on_push(reply)
+                continue
             batch = self.batches[0]
             batch.replies.append(reply)
             batch.remaining -= 1
@@ -68,13 +77,19 @@ class _Protocol(asyncio.Protocol):
             future = self.batches.popleft().future
             if not future.done():
                 future.set_exception(RedisConnectionError(f"Redis connection lost: {exc}"))
+        if self.on_lost is not None:
+            self.on_lost(exc)
 
 
 class RespConnection:
     """One connection to the Redis at `url` (redis://, rediss:// or unix://), opened lazily."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(
+        self, url: str, *, on_push: Push | None = None, on_lost: Lost | None = None
+    ) -> None:
         self._options = parse_url(url)
+        self._on_push = on_push
+        self._on_lost = on_lost
         self._protocol: _Protocol | None = None
         self._connecting: asyncio.Lock | None = None
 
@@ -88,6 +103,14 @@ class RespConnection:
         assert protocol.transport is not None
         protocol.transport.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))
         return await future
+
+    async def send(self, commands: Sequence[Command]) -> None:
+        """Send `commands` without awaiting replies: they go to `on_push` (SUBSCRIBE)."""
+        protocol = self._protocol
+        if protocol is None or protocol.closed:
+            protocol = await self._connect()
+        assert protocol.transport is not None
+        protocol.transport.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))
 
     async def aclose(self) -> None:
         """Close the connection (batches in flight fail)."""
@@ -124,12 +147,16 @@ class RespConnection:
     async def _open(self) -> _Protocol:
         loop = asyncio.get_running_loop()
         options = self._options
+
+        def make() -> _Protocol:
+            return _Protocol(self._on_push, self._on_lost)
+
         if "path" in options:
-            _, protocol = await loop.create_unix_connection(_Protocol, options["path"])
+            _, protocol = await loop.create_unix_connection(make, options["path"])
             return protocol
         use_tls = options.get("connection_class") is SSLConnection
         _, protocol = await loop.create_connection(
-            _Protocol,
+            make,
             options.get("host", "localhost"),
             options.get("port", 6379),
             ssl=ssl.create_default_context() if use_tls else None,

@@ -103,3 +103,7 @@ class Store:
     async def release_lease(self, code: str, owner: str) -> None:
         """Give the lease up if `owner` holds it."""
         raise NotImplementedError
+
+    async def lease_holder(self, code: str) -> str | None:
+        """Who holds the room's lease now (the owner id given when taking it), if anyone."""
+        raise NotImplementedError

@@ -134,3 +134,18 @@ async def test_delete_removes_room_and_log(store: Store) -> None:
 
 async def test_store_answers_ping(store: Store) -> None:
     assert await store.ping()
+
+
+async def test_the_lease_holder_is_whoever_took_the_lease_until_it_lapses(
+    backend: Backend,
+) -> None:
+    store = await backend.make()
+    assert await store.lease_holder("R") is None
+    assert await store.acquire_lease("R", "one", 40)
+    assert await store.lease_holder("R") == "one"
+    await backend.pass_time(120)
+    assert await store.lease_holder("R") is None
+    assert await store.acquire_lease("R", "two", 10_000)
+    assert await store.lease_holder("R") == "two"
+    await store.release_lease("R", "two")
+    assert await store.lease_holder("R") is None
