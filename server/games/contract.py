@@ -29,14 +29,34 @@ class IllegalAction(ValueError):
         self.message = message
 
 
+def _is_seat_number(value: Any) -> bool:
+    return type(value) is int  # True and False are ints to Python, never seats
+
+
+def _among(value: Any, choices: tuple[Any, ...]) -> bool:
+    """`value` is one of `choices`, of the same type (so True is not taken for 1)."""
+    return any(value == c and type(value) is type(c) for c in choices)
+
+
 @dataclass(frozen=True)
 class Option:
-    """A room option a game offers, with its default and allowed values."""
+    """A room option a game offers, with its default and allowed values.
+
+    With `per_seat`, the int choices are seat numbers: a match of n seats allows only
+    those below n (the others, such as "random", fit any seat count).
+    """
 
     name: str
     default: Any
     choices: tuple[Any, ...] = ()
     description: str = ""
+    per_seat: bool = False
+
+    def choices_for(self, seats: int) -> tuple[Any, ...]:
+        """The choices a match of `seats` seats allows."""
+        if not self.per_seat:
+            return self.choices
+        return tuple(c for c in self.choices if not _is_seat_number(c) or c < seats)
 
     def describe(self) -> dict[str, Any]:
         """Plain-data description for the API and the browser."""
@@ -45,6 +65,7 @@ class Option:
             "default": self.default,
             "choices": list(self.choices),
             "description": self.description,
+            "per_seat": self.per_seat,
         }
 
 
@@ -71,12 +92,23 @@ class Game:
         resolved = {}
         for name, opt in known.items():
             value = given.get(name, opt.default)
-            if opt.choices and value not in opt.choices:
+            if opt.choices and not _among(value, opt.choices):
                 raise IllegalAction(
                     "bad_option", f"option {name} must be one of {list(opt.choices)}"
                 )
             resolved[name] = value
         return resolved
+
+    def check_options(self, options: dict[str, Any], seats: int) -> None:
+        """Refuse resolved `options` a match of `seats` seats cannot use (a per-seat
+        choice past its last seat) with IllegalAction("bad_option")."""
+        for opt in self.options:
+            allowed = opt.choices_for(seats)
+            if opt.per_seat and not _among(options[opt.name], allowed):
+                raise IllegalAction(
+                    "bad_option",
+                    f"option {opt.name} must be one of {list(allowed)} with {seats} seats",
+                )
 
     def describe(self) -> dict[str, Any]:
         """Plain-data description: id, title, seat counts and options."""

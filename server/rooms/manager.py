@@ -115,6 +115,7 @@ class RoomManager:
         game = self._game(game_id)
         try:
             resolved = game.resolve_options(options)
+            game.check_options(resolved, len(seats))
         except IllegalAction as exc:
             raise RoomError("bad_option", exc.message) from None
         if not game.min_seats <= len(seats) <= game.max_seats:

@@ -25,6 +25,25 @@ async def test_games_lists_every_game_with_seat_counts(client: Client) -> None:
     assert games["usunoro"]["min_seats"] == games["usunoro"]["max_seats"] == 4
 
 
+async def test_games_listing_marks_options_whose_choices_depend_on_the_seat_count(
+    client: Client,
+) -> None:
+    games = {g["id"]: g for g in await client.games()}
+    lord = next(o for o in games["utsuke"]["options"] if o["name"] == "lord_seat")
+    assert lord["per_seat"] is True and lord["choices"] == ["random", 0, 1, 2, 3, 4]
+    assert not any(o["per_seat"] for o in games["usunoro"]["options"])
+
+
+async def test_a_seat_option_past_the_seat_count_is_refused_at_create(client: Client) -> None:
+    three = ["host", "cpu", "cpu"]
+    with pytest.raises(ZashikiError) as refused:
+        await client.create_room("utsuke", seats=three, options={"lord_seat": 3})
+    message = "option lord_seat must be one of ['random', 0, 1, 2] with 3 seats"
+    assert (refused.value.code, refused.value.message) == ("bad_option", message)
+    host = await client.create_room("utsuke", seats=three, options={"lord_seat": 2})
+    await client.start(host.code, host.token)  # the last seat is a valid choice
+
+
 async def test_created_room_has_a_readable_code_and_a_128_bit_token(client: Client) -> None:
     host = await client.create_room("usunoro")
     assert len(host.code) == 6 and not set(host.code) & set("01OI")

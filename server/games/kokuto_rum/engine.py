@@ -51,7 +51,9 @@ class KokutoRum(Game):
     max_seats = 3
     options = (
         Option("deck", DEFAULT_COMPOSITION, COMPOSITIONS, "Shirokuro deck composition (K1)"),
-        Option("first_dealer", "random", ("random", 0, 1, 2), "seat of the first dealer"),
+        Option(
+            "first_dealer", "random", ("random", 0, 1, 2), "seat of the first dealer", per_seat=True
+        ),
         Option(
             "discard_taken_card",
             True,
@@ -78,12 +80,11 @@ class KokutoRum(Game):
         if not self.min_seats <= seats <= self.max_seats:
             raise _refuse("bad_seats", f"{self.title} is for 2 or 3 players")
         opts = self.resolve_options(options)
+        self.check_options(opts, seats)
         rng = Rng.from_seed(seed)
         first = opts["first_dealer"]
         if first == "random":
             first = rng.randrange(seats)
-        elif first >= seats:
-            raise _refuse("bad_option", "first_dealer must be one of the seats")
         state = State.__new__(State)
         state.seats = seats
         state.options = opts

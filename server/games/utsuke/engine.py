@@ -119,6 +119,7 @@ class Utsuke(Game):
             "random",
             ("random", 0, 1, 2, 3, 4),
             "Seat the first Lord sits just to the right of (ruling T10): random or chosen.",
+            per_seat=True,
         ),
         Option(
             "end_rule",
@@ -135,12 +136,11 @@ class Utsuke(Game):
         if not self.min_seats <= seats <= self.max_seats:
             raise IllegalAction("bad_seats", "Utsuke is for 2 to 5 players")
         opts = self.resolve_options(options)
+        self.check_options(opts, seats)
         rng = Rng.from_seed(seed)
         first = opts["lord_seat"]
         if first == "random":
             first = rng.randrange(seats)
-        elif first >= seats:
-            raise IllegalAction("bad_option", "lord_seat must be one of the seats")
         s = UtsukeState()
         s.seats, s.options, s.rng, s.round = seats, opts, rng.state, 0
         # The Lord sits between the chosen seat and the player to its right (seat - 1).
