@@ -3,9 +3,12 @@ hands, checks."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
@@ -177,3 +180,60 @@ def check_finished_match(page: Page, server_url: str, game_id: str, seats: int) 
         assert "Match over" in text
         assert page.locator("#match-places li").count() == seats
         assert (page.locator(".my-hand").count() > 0) == (seat is not None), "own hand only"
+
+
+def seeded_room(
+    redis_url: str,
+    game_id: str,
+    seats: list[str],
+    *,
+    seed: int,
+    options: dict[str, object] | None = None,
+    difficulty: str = "normal",
+) -> tuple[str, int, str]:
+    """Create a room with a fixed deal in the store the browser tests' server uses, and
+    start its match; returns (code, host seat, host token).
+
+    A RoomManager of this process makes the room and closes at once, giving up the
+    room's lease, so the server loads it when a page opens it. Nothing moves meanwhile:
+    game time runs only while a human seat's page shows the table. The work runs on a
+    thread of its own, since Playwright's sync API holds this thread's event loop.
+    """
+    from server.rooms.clock import RealClock
+    from server.rooms.manager import RoomManager
+    from server.store.redis_store import RedisStore
+
+    async def create() -> tuple[str, int, str]:
+        store = RedisStore(redis_url)
+        await store.start()
+        manager = RoomManager(store, RealClock(), instance_id=f"browser-test-{os.getpid()}")
+        try:
+            code, seat, token = await manager.create_room(
+                game_id, options, seats, difficulty, seed=seed
+            )
+            await manager.start_match(code, token)
+        finally:
+            await manager.aclose()
+            await store.aclose()
+        return code, seat, token
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, create()).result(timeout=30)
+
+
+def open_seat(page: Page, server_url: str, code: str, seat: int, token: str) -> None:
+    """Open a room's table holding `seat`, as the browser that created the room would
+    (the client keeps seat tokens in localStorage, see net.js seatStore)."""
+    page.goto(server_url + "/")
+    page.evaluate(
+        "([key, held]) => localStorage.setItem(key, JSON.stringify(held))",
+        [f"zashiki.seats.{code}", [{"seat": seat, "token": token}]],
+    )
+    page.goto(f"{server_url}/?room={code}")
+    expect(page.locator(".table")).to_be_visible()
+
+
+def watch_room(page: Page, server_url: str, code: str) -> None:
+    """Open a room's table as a spectator (no seat)."""
+    page.goto(f"{server_url}/?room={code}&watch=1")
+    expect(page.locator(".table")).to_be_visible()
