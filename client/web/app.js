@@ -57,6 +57,11 @@ function optionLabel(game, option, value) {
   return text === key ? String(value) : text;
 }
 
+/** The choices an option offers at `seats` seats: per-seat numbers stop at the last seat. */
+function choicesFor(option, seats) {
+  return option.per_seat ? option.choices.filter((c) => typeof c !== "number" || c < seats) : option.choices;
+}
+
 function optionTitle(option) {
   const key = "opt_" + option.name;
   const text = t(key);
@@ -78,6 +83,13 @@ async function showLobby() {
     form.kinds = Array.from({ length: game.max_seats }, (_, i) => (i === 0 ? "host" : "cpu"));
     form.options = Object.fromEntries(game.options.map((o) => [o.name, o.default]));
     form.sameDevice = false;
+  }
+
+  /** After the seat count changes, a chosen seat that no longer exists falls back to the default. */
+  function fitOptions() {
+    for (const o of form.game.options.filter((option) => option.per_seat)) {
+      if (!choicesFor(o, form.seats).includes(form.options[o.name])) form.options[o.name] = o.default;
+    }
   }
 
   async function host() {
@@ -146,7 +158,7 @@ async function showLobby() {
       el("label", { for: "seat-count" }, t("players")),
       el("select", {
         id: "seat-count", "data-key": "seat-count",
-        onchange: (e) => { form.seats = Number(e.target.value); render(); },
+        onchange: (e) => { form.seats = Number(e.target.value); fitOptions(); render(); },
       }, Array.from({ length: game.max_seats - game.min_seats + 1 }, (_, i) => {
         const n = game.min_seats + i;
         return el("option", { value: n, selected: n === form.seats }, String(n));
@@ -173,16 +185,19 @@ async function showLobby() {
   function optionsChooser() {
     const game = form.game;
     const shown = game.options.filter((o) => o.choices && o.choices.length);
-    const fields = shown.map((o) => el("div", { class: "field" },
-      el("label", { for: "opt-" + o.name }, optionTitle(o)),
-      el("select", {
-        id: "opt-" + o.name, "data-key": "opt-" + o.name,
-        onchange: (e) => {
-          const value = o.choices.find((c) => String(c) === e.target.value);
-          form.options[o.name] = value;
-        },
-      }, o.choices.map((c) => el("option", { value: String(c), selected: form.options[o.name] === c },
-        optionLabel(game, o, c))))));
+    const fields = shown.map((o) => {
+      const choices = choicesFor(o, form.seats);
+      return el("div", { class: "field" },
+        el("label", { for: "opt-" + o.name }, optionTitle(o)),
+        el("select", {
+          id: "opt-" + o.name, "data-key": "opt-" + o.name,
+          onchange: (e) => {
+            const value = choices.find((c) => String(c) === e.target.value);
+            form.options[o.name] = value;
+          },
+        }, choices.map((c) => el("option", { value: String(c), selected: form.options[o.name] === c },
+          optionLabel(game, o, c)))));
+    });
     const sameDevice = game.options.some((o) => o.name === "open_hands")
       ? el("label", { class: "row" }, el("input", {
         type: "checkbox", checked: form.sameDevice, "data-key": "same-device", id: "same-device",

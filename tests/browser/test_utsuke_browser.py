@@ -78,3 +78,26 @@ def test_japanese_table_at_phone_size(new_page, server_url) -> None:
 
 def test_finished_match_shows_places_to_players_and_spectators(new_page, server_url) -> None:
     check_finished_match(new_page(), server_url, GAME, 3)
+
+
+def test_lobby_offers_only_lord_seats_the_chosen_seat_count_has(new_page, server_url) -> None:
+    page = new_page(**DESKTOP)
+    page.goto(server_url + "/")
+    page.locator(f'input[name="game"][value="{GAME}"]').check()
+    lord = page.locator("#opt-lord_seat")
+    offered = lord.locator("option")
+    expect(offered).to_have_count(6)  # five seats: random or one of them
+    lord.select_option("4")
+    page.select_option("#seat-count", "3")
+    expect(offered).to_have_count(4)
+    assert offered.evaluate_all("nodes => nodes.map(n => n.value)") == ["random", "0", "1", "2"]
+    expect(lord).to_have_value("random")  # seat 5 is gone: back to the default
+    lord.select_option("2")
+    page.select_option("#seat-count", "4")
+    expect(offered).to_have_count(5)
+    expect(lord).to_have_value("2")  # still a seat: kept
+    page.click("#host-button")
+    page.wait_for_url(re.compile(r"\?room="))
+    code = page.url.split("room=")[1]
+    room = page.request.get(f"{server_url}/api/rooms/{code}").json()
+    assert len(room["seats"]) == 4 and room["options"]["lord_seat"] == 2
