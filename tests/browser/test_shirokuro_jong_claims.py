@@ -13,8 +13,8 @@ only (Hard also searches for as long as its time budget allows, so it is not use
 here). The CPU chooses its rotation once, whenever the human chooses theirs, and then
 discards from the position both choices make, so the window depends on the seed and the
 human's rotation alone. The claim timeout is off, so no timer races the test's clicks.
-`Replay` plays the same room with `RoomCore` itself (no clock, no I/O; under a
-millisecond a move) and every test first asserts that its deal still offers its move,
+`Replay` plays the same room with `RoomCore` itself (no clock, no I/O; some
+milliseconds a room) and every test first asserts that its deal still offers its move,
 so a change to the rules, the deal or the CPU fails here loudly. To choose new deals:
 `python -m tests.browser.test_shirokuro_jong_claims pon chii ron`.
 """
@@ -53,7 +53,7 @@ STEP_MS = 3_600_000.0  # Replay's wall clock moves on this much per step: every 
 # (seed, the human rotates) whose first claim window offers the move; found with
 # find_deals (see the module docstring).
 PON_DEAL = (6, False)
-CHII_DEAL = (1, False)
+CHII_DEAL = (1, False)  # one Chii only (seed 0 offers two)
 RON_DEAL = (874, False)  # also offers two Chii: the fullest prompt
 
 
@@ -200,6 +200,8 @@ def test_pon_shows_the_meld_to_everyone_and_the_caller_discards(
     seen = {loose(t) for t in card_texts(spectator.locator("[data-card]"))}
     assert not seen & {loose(t) for t in called["hand"]}, "the caller's hand leaked"
     expect(spectator.locator(f'[data-seat="{HUMAN}"]')).to_contain_text("turn")
+    screenshot(page, "shirokuro-jong-pon-called-desktop")
+    screenshot(spectator, "shirokuro-jong-pon-called-spectator-phone")
 
     replay.human({"type": "discard", "index": 0})
     after = replay.view(None)
