@@ -92,6 +92,40 @@ def test_item02_a_match_saved_without_its_round_number_still_loads() -> None:
     assert GAME.view(GAME.load(data), 0) == GAME.view(state, 0)
 
 
+def test_item02_the_round_over_screen_shows_the_oya_of_the_round_just_finished() -> None:
+    state = table(["W1 W2 W3 B4 B4 B4 W5 W5", "W2 W3 W4 B3 B3 B3 W5"])
+    play(state, (0, {"type": "tsumo"}))
+    assert state.phase == "round_over" and GAME.view(state, None)["oya"] == 0
+    events = play(state, (0, {"type": "next"}), (1, {"type": "next"}))
+    assert events[0]["oya"] == 1 and GAME.view(state, None)["oya"] == 1
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_item02_each_result_is_shown_under_its_own_oya(seats: int) -> None:
+    state = GAME.new(seats, {"rotation": False, "claim_timeout_ms": 0}, 5)
+    rng = random.Random(5)
+    dealt, shown = [0], []  # the Oya of each deal (new() dealt the first), over each result
+    while GAME.outcome(state) is None:
+        legal = {s: a for s in range(seats) if (a := GAME.actions(state, s))}
+        seat = rng.choice(sorted(legal))
+        was = state.phase
+        events = GAME.apply(state, seat, rng.choice(legal[seat]), 0)
+        dealt += [e["oya"] for e in events if e["type"] == "dealt"]
+        if was != state.phase and state.phase in ("round_over", "match_over"):
+            shown.append(GAME.view(state, None)["oya"])
+    assert shown == dealt == [-r % seats for r in range(2 * seats)]
+
+
+def test_item02_a_match_saved_with_the_next_oya_over_a_result_deals_it_once() -> None:
+    state = table(["W1 W2 W3 B4 B4 B4 W5 W5", "W2 W3 W4 B3 B3 B3 W5", "W1"])
+    play(state, (0, {"type": "tsumo"}))
+    data = GAME.dump(state)
+    data["oya"] = 2  # as saved when the Oya passed on at the end of the round
+    loaded = GAME.load(data)
+    events = play(loaded, *((s, {"type": "next"}) for s in range(3)))
+    assert events[0]["oya"] == 2 and loaded.round == 2
+
+
 def test_item03_turn_passes_counterclockwise() -> None:
     state = table([JUNK8, "W2 W3 W4 B3 B3 B3 W5", "B1 B1 W2 W2 W4 W4 B2"])
     events = play(state, (0, DISCARD0))

@@ -28,6 +28,10 @@ def deal(state: JongState) -> list[Event]:
     cards = list(range(30))
     rng.shuffle(cards)
     n = state.seats
+    # Seat 0 deals first and the Oya passes to the right (seat - 1) with each counted
+    # round. It moves here rather than when a round ends, so the result screen still
+    # names that round's Oya; a room saved with the next Oya already set deals the same.
+    state.oya = (-state.round_no) % n
     # The Oya deals from themselves counterclockwise (seat - 1), one block per seat.
     for k in range(n):
         seat = (state.oya - k) % n
@@ -331,8 +335,7 @@ def end_round(
     state.deadline = None
     state.drawn = -1
     if not renchan:
-        state.round_no += 1
-        state.oya = state.next_seat(state.oya)  # the Oya passes to the right
+        state.round_no += 1  # the next deal passes the Oya on
     events: list[Event] = [{"type": "round_over", "result": result, "scores": list(state.scores)}]
     if state.round_no >= rounds_total(state.seats):
         state.phase = "match_over"

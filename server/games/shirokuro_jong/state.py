@@ -71,7 +71,7 @@ class JongState:
         self.round_no = 0  # rounds finished that count towards the match length
         self.round = 0  # the round being played, or just finished: the one the table shows
         self.hand_no = 0  # hands dealt, renchan repeats included
-        self.oya = 0
+        self.oya = 0  # the Oya of the round being played, or just finished
         self.turn = 0
         self.phase = "rotate"
         self.hands: list[list[int]] = [[] for _ in range(seats)]
@@ -163,7 +163,8 @@ class JongState:
             if name not in ("seats", "options", "rng", "round"):
                 setattr(state, name, plain_copy(data[name]))
         # A room saved before `round` was kept shows what it showed then (the next round
-        # over a result, capped at the last) until its next deal sets the field.
+        # over a result, capped at the last) until its next deal sets the field. One saved
+        # before the Oya moved at deal time names the next Oya over its result the same way.
         state.round = data.get("round", min(state.round_no + 1, rounds_total(state.seats)))
         return state
 
