@@ -115,6 +115,34 @@ def expect_cards(cards: Locator, texts: list[str]) -> None:
     assert card_texts(cards) == texts
 
 
+def claim_line(card: str, legal: list[dict[str, Any]], lang: str = "en") -> str:
+    """The status line of a seat that may answer a claim on `card` with `legal`: it names
+    the offered claims only, in priority order."""
+    colour = {"en": {"W": "White ", "B": "Black "}, "ja": {"W": "白", "B": "黒"}}[lang]
+    sep = {"en": " / ", "ja": "／"}[lang]
+    name = f"{colour[card[0]]}{card[1]}{sep}{colour[card[3]]}{card[4]}"
+    kinds = [k for k in ("ron", "pon", "chii") if any(a["type"] == k for a in legal)]
+    if lang == "ja" and not kinds:
+        return f"{name}は鳴きもロンもできません。見送ってください。"
+    if lang == "ja":
+        words = {"ron": "ロン", "pon": "ポン", "chii": "チー"}
+        return f"{name}をどうしますか？{'・'.join(words[k] for k in kinds)}・見送り。"
+    if not kinds:
+        return f"Nothing to claim on {name}: pass."
+    return f"Claim {name}? {', '.join(k.capitalize() for k in kinds)} or pass."
+
+
+def check_awaited(page: Page, view: dict[str, Any], awaited: list[int]) -> None:
+    """In a claim window no seat has the turn badge (the discarder's turn is over) and
+    exactly the `awaited` seats are marked as answering."""
+    expect(page.locator(f'[data-seat="{view["discarder"]}"]')).to_be_visible()
+    assert page.locator(".sj-seat .name", has_text="▶").count() == 0, "a seat kept the turn badge"
+    marked = page.locator(".sj-awaited").evaluate_all(
+        "nodes => nodes.map(n => Number(n.closest('[data-seat]').dataset.seat))"
+    )
+    assert marked == awaited
+
+
 def contrast(node: Locator) -> float:
     """WCAG contrast ratio of a text's colour against the first solid background behind it."""
     return node.evaluate(
@@ -160,6 +188,8 @@ def check_prompt(page: Page, replay: Replay) -> None:
         for a in replay.legal()
     ]
     assert sorted(shown) == sorted(wanted)
+    expect(page.locator("#status-line")).to_have_text(claim_line(view["claim_on"], replay.legal()))
+    check_awaited(page, view, [HUMAN])
     expect(page.locator("#claim-countdown")).to_contain_text("No time limit")
     assert contrast(page.locator("#claim-countdown")) >= 4.5, "the prompt's notes are legible"
 
@@ -177,6 +207,7 @@ def test_pon_shows_the_meld_to_everyone_and_the_caller_discards(
     expect(page.locator(f"#claim-pon-{pon['index']}")).to_contain_text("Pon with")
     screenshot(page, "shirokuro-jong-claim-pon-desktop")
     expect(spectator.locator("#status-line")).to_contain_text("Claims on")
+    check_awaited(spectator, replay.view(None), [HUMAN])
     waiting = spectator.locator("#claim-prompt").get_by_text("Waiting for the other players")
     expect(waiting).to_be_visible()
     assert contrast(waiting) >= 4.5, "the spectator's note in the prompt is legible"
@@ -208,6 +239,9 @@ def test_pon_shows_the_meld_to_everyone_and_the_caller_discards(
     assert after["phase"] == "claim" and replay.legal(), "the CPU played on to a new window"
     page.locator(f'[data-hand="{HUMAN}"] button.sk-card').first.click()
     page.click("#discard")
+    # This window offers the human nothing but pass, and the line says so.
+    assert replay.legal() == [{"type": "pass"}]
+    expect(page.locator("#status-line")).to_have_text(claim_line(after["claim_on"], replay.legal()))
     for shown in (page, spectator):
         for seat in (CPU, HUMAN):
             discards = shown.locator(f'[data-discards="{seat}"] [data-card]')
@@ -268,6 +302,11 @@ def test_ron_on_the_first_discard_shows_the_win(new_page, server_url: str, redis
     open_at_first_claim(page, server_url, redis_url, RON_DEAL[0])
     check_prompt(page, replay)
     expect(page.locator("#claim-ron")).to_have_text("Ron!")
+    page.click("#lang-toggle")
+    ja_line = claim_line(replay.view()["claim_on"], replay.legal(), "ja")
+    expect(page.locator("#status-line")).to_have_text(ja_line)
+    expect(page.locator(f'[data-seat="{HUMAN}"] .sj-awaited')).to_have_text("◷ 返答待ち")
+    page.click("#lang-toggle")
     screenshot(page, "shirokuro-jong-claim-ron-desktop")
     page.set_viewport_size(PHONE)
     screenshot(page, "shirokuro-jong-claim-ron-phone")

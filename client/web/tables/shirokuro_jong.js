@@ -58,6 +58,8 @@ const OWN = {
     sj_oya: "Oya: {who}",
     sj_oya_mark: "Oya",
     sj_turn: "turn",
+    sj_awaited: "answering",
+    sj_awaited_title: "The table waits for this player's answer to the discard.",
     sj_points: "{n} pts",
     sj_points_one: "1 pt",
     sj_pile: "Draw pile: {n}",
@@ -86,7 +88,12 @@ const OWN = {
     sj_st_tsumo_me: "Your hand is complete: declare Tsumo, or discard.",
     sj_st_insert_me: "Put the card you drew into your hand.",
     sj_st_turn: "{who}'s turn…",
-    sj_st_claim_me: "Claim {card}? Ron, Pon, Chii or pass.",
+    sj_st_claim_me: "Claim {card}? {choices} or pass.",
+    sj_st_claim_pass: "Nothing to claim on {card}: pass.",
+    sj_choice_ron: "Ron",
+    sj_choice_pon: "Pon",
+    sj_choice_chii: "Chii",
+    sj_choice_sep: ", ",
     sj_st_claim: "Claims on {card}…",
     sj_st_round_over: "Round over",
     sj_st_match_over: "Match over",
@@ -138,6 +145,8 @@ const OWN = {
     sj_oya: "親：{who}",
     sj_oya_mark: "親",
     sj_turn: "手番",
+    sj_awaited: "返答待ち",
+    sj_awaited_title: "この捨て牌へのこのプレイヤーの返答を待っています。",
     sj_points: "{n}点",
     sj_points_one: "1点",
     sj_pile: "山札：{n}枚",
@@ -166,7 +175,12 @@ const OWN = {
     sj_st_tsumo_me: "和了の形です。ツモを宣言するか、捨ててください。",
     sj_st_insert_me: "引いたカードを手札に入れてください。",
     sj_st_turn: "{who}の番です…",
-    sj_st_claim_me: "{card}を鳴きますか？ロン・ポン・チー・見送り。",
+    sj_st_claim_me: "{card}をどうしますか？{choices}・見送り。",
+    sj_st_claim_pass: "{card}は鳴きもロンもできません。見送ってください。",
+    sj_choice_ron: "ロン",
+    sj_choice_pon: "ポン",
+    sj_choice_chii: "チー",
+    sj_choice_sep: "・",
     sj_st_claim: "{card}への鳴きを受付中…",
     sj_st_round_over: "局の終了",
     sj_st_match_over: "対局終了",
@@ -264,13 +278,26 @@ export function create(root) {
       el("span", {}, either ? t("sj_dora_either", { a: v.dora[1], b: v.dora[4] }) : t("sj_dora_upright", { a, b })));
   }
 
+  /** Whether the table waits for `seat`'s answer in a claim window, as far as this view
+   * can tell. The view does not say who has answered (timing would hint at who had a
+   * claim), so every seat but the discarder stays marked until the window closes; only
+   * the viewer's own seat loses the mark once its answer is in. */
+  function awaited(v, seat) {
+    if (v.phase !== "claim" || seat === v.discarder) return false;
+    return seat === v.seat ? Boolean(v.waiting_for_me) : true;
+  }
+
   function seatPanel(v, seat) {
     const mine = ctx.you.includes(seat);
-    const turn = v.turn === seat && !["rotate", "round_over", "match_over"].includes(v.phase);
+    // In a claim window the discarder's turn is over: the answers are what the table awaits.
+    const turn = v.turn === seat && !["rotate", "claim", "round_over", "match_over"].includes(v.phase);
+    const waiting = awaited(v, seat);
     const melds = v.melds[seat];
-    return el("div", { class: `seat sj-seat${mine ? " me" : ""}${turn ? " active" : ""}`, "data-seat": seat },
+    const cls = `seat sj-seat${mine ? " me" : ""}${turn ? " active" : ""}${waiting ? " awaited" : ""}`;
+    return el("div", { class: cls, "data-seat": seat },
       el("div", { class: "name" }, who(seat),
         turn ? el("span", { class: "badge strong" }, "▶ " + t("sj_turn")) : null,
+        waiting ? el("span", { class: "badge sj-awaited", title: t("sj_awaited_title") }, "◷ " + t("sj_awaited")) : null,
         v.oya === seat ? el("span", { class: "badge" }, t("sj_oya_mark")) : null),
       el("div", {}, el("strong", {}, pts(v.scores[seat])), " · ", t("sk_cards", { n: v.hand_sizes[seat] })),
       mine ? null : el("div", { class: "sk-row tiny", "aria-label": t("sj_hand_of", { who: who(seat) }) },
@@ -380,13 +407,23 @@ export function create(root) {
     return t("sj_ev_" + e.type, { who: who(e.seat) });
   }
 
+  /** The claim line for this seat: only the claims its legal moves offer, in priority order. */
+  function claimText(v, acts) {
+    const card = looseName(v.claim_on);
+    if (!acts.length) return t("sj_st_claim", { card });
+    const offered = ["ron", "pon", "chii"].filter((kind) => acts.some((a) => a.type === kind));
+    if (!offered.length) return t("sj_st_claim_pass", { card });
+    const choices = offered.map((kind) => t("sj_choice_" + kind)).join(t("sj_choice_sep"));
+    return t("sj_st_claim_me", { card, choices });
+  }
+
   function statusText(v) {
     const acts = legal();
     switch (v.phase) {
       case "rotate":
         return acts.some((a) => a.type === "rotate") ? t("sj_st_rotate") : t("sj_st_rotate_wait");
       case "claim":
-        return acts.length ? t("sj_st_claim_me", { card: looseName(v.claim_on) }) : t("sj_st_claim", { card: looseName(v.claim_on) });
+        return claimText(v, acts);
       case "round_over":
       case "match_over":
         return t("sj_st_" + v.phase);
