@@ -20,8 +20,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server until Ctrl-C (or SIGTERM); rooms are saved before it exits."""
     from server.web.serve import serve
 
-    serve(host=args.host, port=args.port, redis_url=args.redis_url or None)
+    # Without --lease-ms (or its variable) the manager's own default applies.
+    lease = {} if args.lease_ms is None else {"lease_ms": args.lease_ms}
+    serve(host=args.host, port=args.port, redis_url=args.redis_url or None, **lease)
     return 0
+
+
+def positive_int(text: str) -> int:
+    """An argument that must be a whole number above zero."""
+    value = int(text)
+    if value <= 0:
+        raise ValueError(text)
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -36,6 +46,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--redis-url",
         default=os.environ.get("ZASHIKI_REDIS_URL", ""),
         help="keep rooms in this Redis (default: $ZASHIKI_REDIS_URL, else in process memory)",
+    )
+    serve.add_argument(
+        "--lease-ms",
+        type=positive_int,
+        default=os.environ.get("ZASHIKI_LEASE_MS"),
+        help="how long a room's lease lasts unrenewed, so how soon another process takes "
+        "over the rooms of one that died (default: $ZASHIKI_LEASE_MS, else 30000)",
     )
     serve.set_defaults(run=cmd_serve)
     return parser

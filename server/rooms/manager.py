@@ -4,6 +4,11 @@ It creates rooms, loads them from the store on demand (when this process can tak
 room's lease), runs one `Room` actor per live room, renews leases, and unloads rooms
 nobody is attached to. Every method raises `RoomError` (stable `code`) on refusal.
 
+Given a `bus`, it also serves rooms that another process runs (the lease holder): attach,
+take_seat and start_match go there through the relay (relay.py), and the rooms run here
+serve the other processes' clients. Without one, such a room is refused with
+`room_elsewhere`. Rooms run here take the same path as without a bus.
+
 Typical use by the web layer::
 
     manager = RoomManager(store, RealClock(), instance_id="web-1")
@@ -30,11 +35,16 @@ from server.games import registry
 from server.games.contract import DIFFICULTIES, Game, IllegalAction
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.errors import RoomError
+from server.rooms.relay import REQUEST_TIMEOUT_S, Relay, RemoteAttachment
 from server.rooms.room import Attachment, Listener, Room, RoomSettings, summary_of_blob
 from server.rooms.seats import Seat, hash_token, new_code, new_token, normalize_code
+from server.store.bus import Bus
 from server.store.store import RoomExists, Store
 
-__all__ = ["Attachment", "Listener", "RoomManager"]
+__all__ = ["Attached", "Attachment", "Listener", "RemoteAttachment", "RoomManager"]
+
+# What `attach` gives: a room run here, or one run by another process.
+Attached = Attachment | RemoteAttachment
 
 LEASE_MS = 30_000
 UNLOAD_AFTER_MS = 5 * 60_000
@@ -44,9 +54,11 @@ class RoomManager:
     """Owns the live rooms of this process.
 
     `store` persists rooms, `clock` drives game time and timers (RealClock in production,
-    VirtualClock in tests), `instance_id` names this process in room leases. `games` adds
-    games beyond the registry and `policies` overrides the CPU policy per game id (tests);
-    otherwise `registry.get(game_id)` and `policy_for(game_id)` are used.
+    VirtualClock in tests), `instance_id` names this process in room leases and on the
+    `bus` (None: rooms run by another process are refused); relayed requests wait
+    `relay_timeout_s` for an answer. `games` adds games beyond the registry and
+    `policies` overrides the CPU policy per game id (tests); otherwise
+    `registry.get(game_id)` and `policy_for(game_id)` are used.
     """
 
     def __init__(
@@ -59,6 +71,8 @@ class RoomManager:
         unload_after_ms: int = UNLOAD_AFTER_MS,
         policies: dict[str, Policy] | None = None,
         games: dict[str, Game] | None = None,
+        bus: Bus | None = None,
+        relay_timeout_s: float = REQUEST_TIMEOUT_S,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -72,12 +86,15 @@ class RoomManager:
         self._housekeeping: TimerHandle | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._closed = False
+        self.relay = None if bus is None else Relay(bus, instance_id, self._room, relay_timeout_s)
         # Counters of rooms already unloaded, so stats() totals never go down.
         self._retired = {"moves": 0.0, "saves": 0.0, "save_seconds": 0.0}
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
-        """Start background work (lease renewal, unloading idle rooms)."""
+        """Listen on the bus; start background work (leases, idle rooms, relay links)."""
+        if self.relay is not None:
+            await self.relay.start()
         self._schedule_housekeeping()
 
     async def aclose(self) -> None:
@@ -89,6 +106,8 @@ class RoomManager:
             await asyncio.gather(*self._background)
         for code in list(self._rooms):
             await self._unload(code, "server_shutdown")
+        if self.relay is not None:
+            await self.relay.aclose()
 
     # -- rooms -------------------------------------------------------------------------
     async def create_room(
@@ -160,15 +179,13 @@ class RoomManager:
 
     async def take_seat(self, code: str, seat: int | None, name: str = "") -> tuple[int, str]:
         """Take an open seat (`None`: the first open one); returns (seat, token)."""
-        room = await self._room(code)
         token = new_token()
-        taken = await room.call("take_seat", seat, str(name)[:40], hash_token(token))
+        taken = await self._call(code, "take_seat", seat, str(name)[:40], hash_token(token))
         return taken, token
 
     async def start_match(self, code: str, token: str) -> None:
         """Start the match (host only): every still-open seat becomes a CPU."""
-        room = await self._room(code)
-        await room.call("start", hash_token(token))
+        await self._call(code, "start", hash_token(token))
 
     async def room_summary(self, code: str) -> dict[str, Any]:
         """Public facts about a room: game, name, status, seats (without tokens), host."""
@@ -185,7 +202,7 @@ class RoomManager:
         """Summaries of the public rooms that are waiting for players."""
         return await self.store.public_rooms()
 
-    async def attach(self, code: str, tokens: list[str], listener: Listener) -> Attachment:
+    async def attach(self, code: str, tokens: list[str], listener: Listener) -> Attached:
         """Connect a listener to a room, holding the seats of `tokens`.
 
         No tokens: a spectator. Two tokens: same-device play (one combined view).
@@ -194,11 +211,17 @@ class RoomManager:
         "view", "views" (two seats only), "legal", "seqs", "events", "outcome" (at the
         end), "ack" (only in the view a move of this attachment caused)}; see
         `Room.message_for` and `Attachment.move`. When the room
-        stops here it gets {"t": "closed", "code", "message"}. Raises RoomError
-        (room_not_found, bad_token, room_elsewhere).
+        stops here it gets {"t": "closed", "code", "message"}. A room run by another
+        process gives a `RemoteAttachment` that behaves alike (a link through the bus);
+        when that link ends, "closed" comes with code room_moved. Raises RoomError
+        (room_not_found, bad_token, room_elsewhere: no process that runs it answers).
         """
-        room = await self._room(code)
-        return await room.call("attach", [hash_token(t) for t in tokens], listener)
+        hashes = [hash_token(t) for t in tokens]
+        where = await self._where(code)
+        if isinstance(where, Room):
+            return await where.call("attach", hashes, listener)
+        assert self.relay is not None
+        return await self.relay.attach(where, normalize_code(code), hashes, listener)
 
     # -- introspection -------------------------------------------------------------------
     def stats(self) -> dict[str, float]:
@@ -252,8 +275,33 @@ class RoomManager:
             "wall": time.time,
         }
 
+    async def _call(self, code: str, kind: str, *args: Any) -> Any:
+        """Have the room handle one input, here or at the process that runs it."""
+        where = await self._where(code)
+        if isinstance(where, Room):
+            return await where.call(kind, *args)
+        assert self.relay is not None
+        return await self.relay.call(where, normalize_code(code), kind, list(args))
+
+    async def _where(self, code: str) -> Room | str:
+        """The room live here (loaded if we may take its lease), else who runs it.
+
+        Another process's id comes back only with a bus to reach it; the lease may
+        lapse while we look, so taking it is tried again a few times.
+        """
+        for _ in range(3):
+            try:
+                return await self._room(code)
+            except RoomError as exc:
+                if exc.code != "room_elsewhere" or self.relay is None:
+                    raise
+            holder = await self.store.lease_holder(normalize_code(code))
+            if holder is not None and holder != self.instance_id:
+                return holder
+        raise RoomError("room_elsewhere", f"room {normalize_code(code)} is run by another server")
+
     async def _room(self, code: str) -> Room:
-        """The live room, loading it from the store if needed."""
+        """The live room, loading it from the store if needed (never another process's)."""
         if self._closed:
             raise RoomError("server_shutdown", "the server is shutting down")
         code = normalize_code(code)
@@ -321,7 +369,7 @@ class RoomManager:
         task.add_done_callback(self._background.discard)
 
     async def _housekeep(self) -> None:
-        """Renew leases, drop rooms whose lease was lost, unload long-idle rooms."""
+        """Renew leases, drop rooms whose lease was lost, unload idle rooms, check links."""
         try:
             codes = self.live_codes()
             if codes:
@@ -332,5 +380,8 @@ class RoomManager:
             for code, room in list(self._rooms.items()):
                 if room.idle_since is not None and now - room.idle_since >= self.unload_after_ms:
                     await self._unload(code, "idle")
+            if self.relay is not None:
+                # Apart, so an owner slow to answer never delays the lease renewals.
+                self._spawn(self.relay.sweep())
         finally:
             self._schedule_housekeeping()

@@ -4,7 +4,7 @@ The rooms layer uses it to reach the process that runs a room (server/rooms/rela
 Delivery is at most once, as Redis pub/sub gives it: a message published while nobody
 listens is gone, and `publish` says how many subscribers received it (0: nobody is
 there). Messages published by one bus reach a subscriber in the order `publish` was
-called, which is why `publish` queues synchronously and returns an awaitable instead of
+called, which is why `publish` queues synchronously and returns a future instead of
 being a coroutine: a caller that cannot await (a room's listener) still keeps its order.
 A subscriber whose connection broke is told through `on_reset`, since messages may have
 been lost until the bus subscribed again.
@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -46,11 +46,12 @@ class Bus:
     async def aclose(self) -> None:
         """Send what is queued, stop every subscription, release connections."""
 
-    def publish(self, channel: str, data: bytes) -> Awaitable[int]:
-        """Queue `data` for `channel`; the awaitable gives how many subscribers got it.
+    def publish(self, channel: str, data: bytes) -> asyncio.Future[int]:
+        """Queue `data` for `channel`; the future gives how many subscribers got it.
 
         Queued messages go out in call order. After `aclose` nothing is sent (0).
-        A failure to reach the bus raises from the awaitable.
+        A failure to reach the bus is the future's exception (marked retrieved, so a
+        caller may drop the future).
         """
         raise NotImplementedError
 
@@ -87,7 +88,7 @@ class MemoryBus(Bus):
         self._closed = True
         self._receivers.clear()
 
-    def publish(self, channel: str, data: bytes) -> Awaitable[int]:
+    def publish(self, channel: str, data: bytes) -> asyncio.Future[int]:
         receiver = None if self._closed else self._receivers.get(channel)
         if receiver is None:
             return _done(0)
@@ -135,7 +136,7 @@ class RedisBus(Bus):
         return (self.prefix + channel).encode()
 
     # -- publishing ------------------------------------------------------------------
-    def publish(self, channel: str, data: bytes) -> Awaitable[int]:
+    def publish(self, channel: str, data: bytes) -> asyncio.Future[int]:
         if self._closed:
             return _done(0)
         loop = asyncio.get_running_loop()

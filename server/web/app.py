@@ -1,8 +1,9 @@
 """The starlette application: routes, shared resources made and closed in the lifespan.
 
-`create_app(redis_url)` builds the app; the store, the room manager and the metrics live
-on `app.state.services` from start-up to shutdown. Shutdown closes the manager first
-(it saves what is pending) and the store last.
+`create_app(redis_url)` builds the app; the store, the bus to the other server processes,
+the room manager and the metrics live on `app.state.services` from start-up to shutdown.
+Shutdown closes the manager first (it saves what is pending and tells remote links), then
+the bus, and the store last.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from server.rooms.clock import RealClock
-from server.rooms.manager import RoomManager
+from server.rooms.manager import LEASE_MS, RoomManager
+from server.store.bus import Bus, MemoryBus
 from server.store.memory_store import MemoryStore
 from server.store.store import Store
 from server.web import api, ws
@@ -59,16 +61,34 @@ def make_store(redis_url: str | None) -> Store:
     return RedisStore(redis_url)
 
 
-def create_app(redis_url: str | None = None, limits: Limits | None = None) -> Starlette:
-    """The whole server as one ASGI app."""
+def make_bus(redis_url: str | None) -> Bus:
+    """Redis pub/sub between the processes sharing a Redis; else an in-process bus."""
+    if not redis_url:
+        return MemoryBus()
+    from server.store.bus import RedisBus
+
+    return RedisBus(redis_url)
+
+
+def create_app(
+    redis_url: str | None = None, limits: Limits | None = None, lease_ms: int = LEASE_MS
+) -> Starlette:
+    """The whole server as one ASGI app.
+
+    `lease_ms` is how long a room's lease lasts unrenewed: after a crash, another
+    process takes the room over that much later.
+    """
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = make_store(redis_url)
         await store.start()
+        bus = make_bus(redis_url)
+        await bus.start()
         # The lease owner id: unique per process, readable in Redis when debugging.
         owner = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
-        manager = RoomManager(store, RealClock(asyncio.get_running_loop()), instance_id=owner)
+        clock = RealClock(asyncio.get_running_loop())
+        manager = RoomManager(store, clock, instance_id=owner, lease_ms=lease_ms, bus=bus)
         await manager.start()
         services = Services(store, manager, limits or Limits())
         app.state.services = services
@@ -83,6 +103,7 @@ def create_app(redis_url: str | None = None, limits: Limits | None = None) -> St
         finally:
             services.metrics.gc.uninstall()
             await manager.aclose()
+            await bus.aclose()
             await store.aclose()
             log.info("rooms saved; store closed")
 

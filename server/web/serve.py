@@ -7,19 +7,26 @@ import logging
 
 import uvicorn
 
+from server.rooms.manager import LEASE_MS
 from server.web.app import create_app, describe_store
 from server.web.limits import Limits
 
 log = logging.getLogger("zashiki")
 
 
-def serve(host: str, port: int, redis_url: str | None, limits: Limits | None = None) -> None:
+def serve(
+    host: str,
+    port: int,
+    redis_url: str | None,
+    limits: Limits | None = None,
+    lease_ms: int = LEASE_MS,
+) -> None:
     """Serve until SIGINT/SIGTERM; the app's lifespan saves and closes on the way out."""
     limits = limits or Limits()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     log.info(describe_store(redis_url))
     config = uvicorn.Config(
-        create_app(redis_url, limits),
+        create_app(redis_url, limits, lease_ms),
         host=host,
         port=port,
         loop="uvloop",

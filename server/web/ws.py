@@ -18,7 +18,7 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.rooms.errors import RoomError
-from server.rooms.manager import Attachment
+from server.rooms.manager import Attached
 from server.web import frames
 from server.web.frames import Close, FrameError
 from server.web.limits import TokenBucket
@@ -186,7 +186,7 @@ async def serve_attached(
         await outbox.aclose()
 
 
-def welcome(attachment: Attachment) -> dict[str, Any]:
+def welcome(attachment: Attached) -> dict[str, Any]:
     """The first frame after a good hello: the room, the seats held, their last move seq.
 
     `last_seq` lets a client that lost its counter (a reloaded page) go on numbering.
@@ -200,7 +200,7 @@ def welcome(attachment: Attachment) -> dict[str, Any]:
 
 
 async def read_frames(
-    websocket: WebSocket, services: Services, attachment: Attachment, outbox: Outbox
+    websocket: WebSocket, services: Services, attachment: Attached, outbox: Outbox
 ) -> None:
     """The receive loop: one frame at a time, each answered or refused."""
     limits, metrics = services.limits, services.metrics
@@ -226,7 +226,7 @@ async def read_frames(
 
 
 async def handle(
-    frame: dict[str, Any], attachment: Attachment, metrics: Metrics
+    frame: dict[str, Any], attachment: Attached, metrics: Metrics
 ) -> dict[str, Any] | None:
     """Carry out one checked frame; returns the reply frame, if the frame has one."""
     kind = frame["t"]

@@ -1,0 +1,324 @@
+"""Two processes' managers on one store and bus: B serves the clients of rooms A runs."""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.rooms.clock import VirtualClock
+from server.rooms.errors import RoomError
+from server.rooms.manager import Attached, RoomManager
+from server.rooms.relay import inbox
+from server.store.bus import Bus, MemoryBus, RedisBus
+from server.store.memory_store import MemoryStore
+from server.store.redis_store import RedisStore
+from server.store.store import Store
+
+HUMANS = ["host", "open", "open", "open"]
+
+
+class Process:
+    """One server process's manager, with its own clock, store client and bus."""
+
+    def __init__(self, name: str, store: Store, bus: Bus) -> None:
+        self.clock = VirtualClock()
+        self.store = store
+        self.bus = bus
+        self.manager = RoomManager(
+            store, self.clock, instance_id=name, bus=bus, relay_timeout_s=1.0
+        )
+
+    async def housekeep(self) -> None:
+        """Let one housekeeping round (and the relay sweep it starts) run."""
+        await self.clock.advance(self.manager.lease_ms / 3 + 1)
+        await self.manager.settled()
+
+
+class Client:
+    """A listener that keeps every message it is given."""
+
+    def __init__(self) -> None:
+        self.messages: list[dict[str, Any]] = []
+        self.att: Attached | None = None
+
+    def listen(self, message: dict[str, Any]) -> None:
+        self.messages.append(message)
+
+    @property
+    def last(self) -> dict[str, Any]:
+        return self.messages[-1]
+
+    def views(self) -> dict[int, dict[str, Any]]:
+        return {m["version"]: m for m in self.messages if m["t"] == "view"}
+
+
+async def until(check: Callable[[], bool]) -> None:
+    """Wait for bus messages in flight (bounded: fails after about five seconds)."""
+    for _ in range(1000):
+        if check():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("the condition never came true")
+
+
+@pytest.fixture(params=["redis", "memory"])
+async def pair(
+    request: pytest.FixtureRequest, redis_url: str
+) -> AsyncIterator[tuple[Process, Process]]:
+    """Processes A and B over one Redis (or one in-process store and bus)."""
+    if request.param == "redis":
+        prefix = f"t{uuid.uuid4().hex[:12]}:"
+        a = Process("a", RedisStore(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix))
+        b = Process("b", RedisStore(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix))
+    else:
+        store, bus = MemoryStore(), MemoryBus()
+        a, b = Process("a", store, bus), Process("b", store, bus)
+    for process in (a, b):
+        await process.store.start()
+        await process.manager.start()
+    yield a, b
+    for process in (a, b):
+        await process.manager.aclose()
+        await process.bus.aclose()
+        await process.store.aclose()
+
+
+async def humans_room(a: Process, b: Process) -> tuple[str, list[str]]:
+    """A started Usunoro room of four humans on A, seats taken and started through B."""
+    code, _, host = await a.manager.create_room("usunoro", {}, HUMANS, seed=5)
+    tokens = [host] + [(await b.manager.take_seat(code, None, f"p{i}"))[1] for i in (1, 2, 3)]
+    await b.manager.start_match(code, host)
+    return code, tokens
+
+
+async def join(process: Process, code: str, tokens: list[str]) -> Client:
+    client = Client()
+    client.att = await process.manager.attach(code, tokens, client.listen)
+    return client
+
+
+def mark(client: Client) -> dict[str, Any]:
+    return {"type": "mark", "card": client.last["view"]["hand"][0]}
+
+
+async def test_seats_start_and_moves_go_through_b_to_the_room_a_runs(
+    pair: tuple[Process, Process],
+) -> None:
+    a, b = pair
+    code, tokens = await humans_room(a, b)
+    assert a.manager.live_codes() == [code] and b.manager.live_codes() == []
+    assert (await a.manager.room_summary(code))["status"] == "playing"
+    client = await join(b, code, [tokens[1]])
+    assert client.att is not None and client.att.seats == (1,)
+    assert client.last["t"] == "view" and client.last["you"] == [1]
+    result = await client.att.move(1, 1, mark(client))
+    # The view carrying the ack reached the listener before the move returned.
+    assert client.last["ack"] == {"seat": 1, "seq": 1, "version": result["version"]}
+    assert client.att.last_seqs() == {1: 1}
+    # A move made on A reaches B's client too.
+    host = await join(a, code, [tokens[0]])
+    assert host.att is not None
+    moved = await host.att.move(0, 1, mark(host))
+    await until(lambda: client.last["version"] == moved["version"])
+    assert client.last["view"]["marked"][:2] == [True, True]
+    assert "ack" not in client.last
+
+
+async def test_a_client_through_b_gets_exactly_what_it_would_get_on_a(
+    pair: tuple[Process, Process],
+) -> None:
+    a, b = pair
+    code, tokens = await humans_room(a, b)
+    remote, local = await join(b, code, [tokens[2]]), await join(a, code, [tokens[2]])
+    spectator = await join(b, code, [])
+    players = [await join(a, code, [token]) for token in tokens]
+    for seat in (0, 1, 3, 2):
+        assert players[seat].att is not None
+        await players[seat].att.move(seat, 1, mark(players[seat]))
+    version = players[2].last["version"]
+    await until(lambda: remote.last["version"] == spectator.last["version"] == version)
+    remote_views, local_views = remote.views(), local.views()
+    common = sorted(set(remote_views) & set(local_views))
+    assert len(common) >= 4
+    for v in common:
+        assert remote_views[v] == local_views[v]
+    for message in spectator.messages:
+        view = message["view"]
+        if view["phase"] == "passing":
+            assert view["hand"] is None and view["hands"] == [None] * 4
+
+
+async def test_refusals_come_back_from_a_with_their_codes(pair: tuple[Process, Process]) -> None:
+    a, b = pair
+    code, _, host = await a.manager.create_room("usunoro", {}, ["host", "open", "cpu", "cpu"])
+    with pytest.raises(RoomError, match="bad_token"):
+        await b.manager.attach(code, ["not-a-token"], lambda message: None)
+    client = await join(b, code, [host])
+    assert client.att is not None
+    with pytest.raises(RoomError, match="not_started"):
+        await client.att.move(0, 1, {"type": "grab"})
+    _, friend = await b.manager.take_seat(code, None)
+    with pytest.raises(RoomError, match="room_full"):
+        await b.manager.take_seat(code, None)
+    with pytest.raises(RoomError, match="not_host"):
+        await b.manager.start_match(code, friend)
+    await b.manager.start_match(code, host)
+    with pytest.raises(RoomError, match="already_started"):
+        await b.manager.start_match(code, host)
+    with pytest.raises(RoomError, match="illegal_action"):
+        await client.att.move(0, 1, {"type": "mark", "card": "nonsense"})
+    with pytest.raises(RoomError, match="not_your_seat"):
+        await client.att.move(1, 1, {"type": "grab"})
+    spectator = await join(b, code, [])
+    assert spectator.att is not None
+    with pytest.raises(RoomError, match="not_your_seat"):
+        await spectator.att.pause()
+    await client.att.pause()
+    await until(lambda: client.last["room"]["paused"])
+    await client.att.resume()
+    await until(lambda: not client.last["room"]["paused"])
+
+
+async def test_a_room_a_stops_closes_b_links_and_b_then_runs_it(
+    pair: tuple[Process, Process],
+) -> None:
+    a, b = pair
+    code, tokens = await humans_room(a, b)
+    client = await join(b, code, [tokens[1]])
+    assert client.att is not None
+    moved = await client.att.move(1, 1, mark(client))
+    await a.manager.unload(code)  # as if A went away (its lease is given up here)
+    await until(lambda: client.last["t"] == "closed")
+    assert client.last["code"] == "room_moved"
+    assert client.att.detached
+    with pytest.raises(RoomError, match="room_moved"):
+        await client.att.move(1, 2, {"type": "grab"})
+    again = await join(b, code, [tokens[1]])
+    assert b.manager.live_codes() == [code] and a.manager.live_codes() == []
+    assert again.last["version"] >= moved["version"] and again.last["view"]["mark"] is not None
+    # A's clients now go through B.
+    host = await join(a, code, [tokens[0]])
+    assert host.att is not None
+    await host.att.move(0, 1, mark(host))
+    await until(lambda: again.last["view"]["marked"][:2] == [True, True])
+
+
+async def test_an_owner_that_stopped_answering_closes_the_links_to_it(
+    pair: tuple[Process, Process],
+) -> None:
+    a, b = pair
+    code, tokens = await humans_room(a, b)
+    idle, playing = await join(b, code, [tokens[1]]), await join(b, code, [tokens[2]])
+    await a.bus.unsubscribe(inbox("a"))  # A's inbox is gone, as when A crashed
+    assert playing.att is not None
+    with pytest.raises(RoomError, match="room_moved"):
+        await playing.att.move(2, 1, mark(playing))
+    assert playing.last["t"] == "closed" and playing.last["code"] == "room_moved"
+    assert idle.last["t"] == "view"
+    await b.housekeep()  # B's sweep pings A: nobody there
+    assert idle.last["t"] == "closed" and idle.last["code"] == "room_moved"
+    with pytest.raises(RoomError, match="room_elsewhere"):
+        await b.manager.attach(code, [tokens[1]], lambda message: None)
+
+
+async def test_an_owner_that_never_answers_times_out_as_room_elsewhere(
+    pair: tuple[Process, Process],
+) -> None:
+    a, b = pair
+    code, _, host = await a.manager.create_room("usunoro", {}, HUMANS)
+    await a.manager.unload(code)
+    assert await a.store.acquire_lease(code, "ghost", 60_000)
+    await a.bus.subscribe(inbox("ghost"), lambda data: None)  # listens, never answers
+    assert b.manager.relay is not None
+    b.manager.relay.timeout_s = 0.1
+    with pytest.raises(RoomError, match="room_elsewhere"):
+        await b.manager.attach(code, [host], lambda message: None)
+    with pytest.raises(RoomError, match="room_elsewhere"):
+        await b.manager.take_seat(code, None)
+
+
+async def test_when_b_closes_a_detaches_its_links(pair: tuple[Process, Process]) -> None:
+    a, b = pair
+    code, tokens = await humans_room(a, b)
+    client = await join(b, code, [tokens[1]])
+    await join(b, code, [])
+    assert a.manager.stats()["attachments"] == 2
+    await b.manager.aclose()
+    assert client.last["t"] == "closed" and client.last["code"] == "server_shutdown"
+    await until(lambda: a.manager.stats()["attachments"] == 0)
+
+
+async def test_a_detached_or_vanished_asker_leaves_no_attachment_behind(
+    pair: tuple[Process, Process],
+) -> None:
+    a, b = pair
+    code, tokens = await humans_room(a, b)
+    left = await join(b, code, [tokens[1]])
+    assert left.att is not None
+    left.att.detach()
+    left.att.detach()
+    await until(lambda: a.manager.stats()["attachments"] == 0)
+    await join(b, code, [tokens[2]])
+    assert a.manager.stats()["attachments"] == 1
+    await b.bus.unsubscribe(inbox("b"))  # B vanished without a word
+    await a.housekeep()  # A's sweep greets B: nobody there
+    assert a.manager.stats()["attachments"] == 0
+
+
+async def test_links_one_side_forgot_are_ended_by_the_other_sides_sweep(
+    pair: tuple[Process, Process],
+) -> None:
+    a, b = pair
+    code, tokens = await humans_room(a, b)
+    forgotten, kept = await join(b, code, [tokens[1]]), await join(b, code, [tokens[2]])
+    assert b.manager.relay is not None and a.manager.relay is not None
+    assert forgotten.att is not None and kept.att is not None
+    # As when a detach was lost on the way: B no longer has the link, A still serves it.
+    del b.manager.relay._links[forgotten.att.link]
+    await a.housekeep()
+    await until(lambda: a.manager.stats()["attachments"] == 1)
+    # And the other way round: A no longer serves a link B still has.
+    a.manager.relay._served.clear()
+    await b.housekeep()
+    assert kept.last["t"] == "closed" and kept.last["code"] == "room_moved"
+
+
+async def test_a_broken_bus_subscription_closes_the_links_of_b(redis_url: str) -> None:
+    prefix = f"t{uuid.uuid4().hex[:12]}:"
+    a = Process("a", RedisStore(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix))
+    bus = RedisBus(redis_url, prefix=prefix)
+    b = Process("b", RedisStore(redis_url, prefix=prefix), bus)
+    admin = aioredis.Redis.from_url(redis_url)
+    try:
+        for process in (a, b):
+            await process.store.start()
+            await process.manager.start()
+        code, tokens = await humans_room(a, b)
+        client = await join(b, code, [tokens[1]])
+        assert b.manager.relay is not None
+        b.manager.relay.timeout_s = 0.1  # answers lost while B is not subscribed
+        transport = bus._subscriber._protocol.transport  # type: ignore[union-attr]
+        host, port = transport.get_extra_info("sockname")[:2]
+        assert await admin.client_kill(f"{host}:{port}")
+        await until(lambda: client.last["t"] == "closed")
+        assert client.last["code"] == "room_moved"
+        # Once subscribed again, B serves the room's clients as before.
+        for _ in range(200):
+            try:
+                again = await join(b, code, [tokens[1]])
+                break
+            except RoomError as exc:
+                assert exc.code == "room_elsewhere"
+        assert again.att is not None
+        await again.att.move(1, 1, mark(again))
+    finally:
+        for process in (a, b):
+            await process.manager.aclose()
+            await process.bus.aclose()
+            await process.store.aclose()
+        await admin.aclose()
