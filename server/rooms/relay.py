@@ -68,6 +68,7 @@ class RemoteAttachment:
         self.listener = listener
         self.seats: tuple[int, ...] = ()
         self.detached = False
+        self.attached = False  # the owner's answer came (until then a sweep spares it)
         self.received = 0  # messages of this link delivered so far
         self.seqs: dict[int, int] = {}
 
@@ -227,6 +228,7 @@ class Relay:
             raise RoomError("room_elsewhere", f"messages of room {code} were lost; try again")
         link.seats = tuple(reply["ok"]["seats"])
         link.seqs = dict(reply["ok"]["seqs"])
+        link.attached = True
         return link
 
     async def call(self, owner: str, code: str, kind: str, args: list[Any]) -> Any:
@@ -278,8 +280,9 @@ class Relay:
 
         As owner: greet each asker with the links served for it; an inbox nobody
         listens on detaches them all, and the asker has those it gave up detached. As
-        asker: ping each owner with the links held there; links it does not know, or
-        all of them if it does not answer, are closed with room_moved.
+        asker: ping each owner with the links held there (attaching ones included, so
+        the owner keeps them); attached links it does not know, or all of them if it
+        does not answer, are closed with room_moved.
         """
         if self._sweeping:
             return
@@ -316,7 +319,8 @@ class Relay:
             # Nobody answers there: what else waits on that owner waits in vain.
             self._fail_pending(lambda asked, link: asked == owner)
         for link in links:
-            if link.link not in known:
+            # A link still attaching may not be known yet; its attach ends by itself.
+            if link.attached and link.link not in known:
                 self._close_link(link)
 
     # -- asker side internals ----------------------------------------------------------
