@@ -1,9 +1,9 @@
 """The starlette application: routes, shared resources made and closed in the lifespan.
 
-`create_app(redis_url)` builds the app; the store, the bus to the other server processes,
-the room manager and the metrics live on `app.state.services` from start-up to shutdown.
-Shutdown closes the manager first (it saves what is pending and tells remote links), then
-the bus, and the store last.
+`create_app(redis_url)` builds the app; the store, the room manager and the metrics live
+on `app.state.services` from start-up to shutdown, and the manager reaches the other
+server processes through a bus made beside the store. Shutdown closes the manager first
+(it saves what is pending and tells remote links), then the bus, and the store last.
 """
 
 from __future__ import annotations
