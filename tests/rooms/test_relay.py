@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import asyncio
+import contextlib
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-import redis.asyncio as aioredis
 
 from server.rooms.clock import VirtualClock
 from server.rooms.errors import RoomError
@@ -18,6 +17,7 @@ from server.store.bus import Bus, MemoryBus, RedisBus
 from server.store.memory_store import MemoryStore
 from server.store.redis_store import RedisStore
 from server.store.store import Store
+from tests.store.helpers import cut_subscriber, until
 
 HUMANS = ["host", "open", "open", "open"]
 
@@ -57,35 +57,35 @@ class Client:
         return {m["version"]: m for m in self.messages if m["t"] == "view"}
 
 
-async def until(check: Callable[[], bool]) -> None:
-    """Wait for bus messages in flight (bounded: fails after about five seconds)."""
-    for _ in range(1000):
-        if check():
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("the condition never came true")
-
-
-@pytest.fixture(params=["redis", "memory"])
-async def pair(
-    request: pytest.FixtureRequest, redis_url: str
-) -> AsyncIterator[tuple[Process, Process]]:
+@contextlib.asynccontextmanager
+async def running(kind: str, redis_url: str) -> AsyncIterator[tuple[Process, Process]]:
     """Processes A and B over one Redis (or one in-process store and bus)."""
-    if request.param == "redis":
+    if kind == "redis":
         prefix = f"t{uuid.uuid4().hex[:12]}:"
         a = Process("a", RedisStore(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix))
         b = Process("b", RedisStore(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix))
     else:
         store, bus = MemoryStore(), MemoryBus()
         a, b = Process("a", store, bus), Process("b", store, bus)
-    for process in (a, b):
-        await process.store.start()
-        await process.manager.start()
-    yield a, b
-    for process in (a, b):
-        await process.manager.aclose()
-        await process.bus.aclose()
-        await process.store.aclose()
+    try:
+        for process in (a, b):
+            await process.store.start()
+            await process.manager.start()
+        yield a, b
+    finally:
+        for process in (a, b):
+            await process.manager.aclose()
+            await process.bus.aclose()
+            await process.store.aclose()
+
+
+@pytest.fixture(params=["redis", "memory"])
+async def pair(
+    request: pytest.FixtureRequest, redis_url: str
+) -> AsyncIterator[tuple[Process, Process]]:
+    """Processes A and B, on each kind of store and bus."""
+    async with running(request.param, redis_url) as made:
+        yield made
 
 
 async def humans_room(a: Process, b: Process) -> tuple[str, list[str]]:
@@ -289,22 +289,12 @@ async def test_links_one_side_forgot_are_ended_by_the_other_sides_sweep(
 
 
 async def test_a_broken_bus_subscription_closes_the_links_of_b(redis_url: str) -> None:
-    prefix = f"t{uuid.uuid4().hex[:12]}:"
-    a = Process("a", RedisStore(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix))
-    bus = RedisBus(redis_url, prefix=prefix)
-    b = Process("b", RedisStore(redis_url, prefix=prefix), bus)
-    admin = aioredis.Redis.from_url(redis_url)
-    try:
-        for process in (a, b):
-            await process.store.start()
-            await process.manager.start()
+    async with running("redis", redis_url) as (a, b):
         code, tokens = await humans_room(a, b)
         client = await join(b, code, [tokens[1]])
-        assert b.manager.relay is not None
+        assert b.manager.relay is not None and isinstance(b.bus, RedisBus)
         b.manager.relay.timeout_s = 0.1  # answers lost while B is not subscribed
-        transport = bus._subscriber._protocol.transport  # type: ignore[union-attr]
-        host, port = transport.get_extra_info("sockname")[:2]
-        assert await admin.client_kill(f"{host}:{port}")
+        await cut_subscriber(b.bus, redis_url)
         await until(lambda: client.last["t"] == "closed")
         assert client.last["code"] == "room_moved"
         # Once subscribed again, B serves the room's clients as before.
@@ -314,11 +304,7 @@ async def test_a_broken_bus_subscription_closes_the_links_of_b(redis_url: str) -
                 break
             except RoomError as exc:
                 assert exc.code == "room_elsewhere"
+        else:
+            raise AssertionError("B never served the room again")
         assert again.att is not None
         await again.att.move(1, 1, mark(again))
-    finally:
-        for process in (a, b):
-            await process.manager.aclose()
-            await process.bus.aclose()
-            await process.store.aclose()
-        await admin.aclose()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import uuid
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import pytest
-import redis.asyncio as aioredis
 
 from server.store.bus import Bus, MemoryBus, RedisBus
+from tests.store.helpers import cut_subscriber, until
 
 
 class Buses:
@@ -39,15 +39,6 @@ async def buses(request: pytest.FixtureRequest, redis_url: str) -> AsyncIterator
     yield made
     for bus in made.made:
         await bus.aclose()
-
-
-async def until(check: Callable[[], bool]) -> None:
-    """Wait for messages in flight (bounded: fails after about five seconds)."""
-    for _ in range(1000):
-        if check():
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("the condition never came true")
 
 
 async def test_a_message_nobody_listens_to_reaches_no_one(buses: Buses) -> None:
@@ -103,14 +94,11 @@ async def test_a_closed_bus_sends_nothing(buses: Buses) -> None:
 async def test_a_broken_subscriber_connection_is_reported_and_restored(redis_url: str) -> None:
     prefix = f"t{uuid.uuid4().hex[:12]}:"
     bus, sender = RedisBus(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix)
-    admin = aioredis.Redis.from_url(redis_url)
     resets: list[int] = []
     got: list[bytes] = []
     try:
         await bus.subscribe("inbox", got.append, on_reset=lambda: resets.append(1))
-        transport = bus._subscriber._protocol.transport  # type: ignore[union-attr]
-        host, port = transport.get_extra_info("sockname")[:2]
-        assert await admin.client_kill(f"{host}:{port}")
+        await cut_subscriber(bus, redis_url)
         await until(lambda: resets == [1])
         # Subscribed again by itself: a new message gets through.
         for _ in range(1000):
@@ -121,4 +109,3 @@ async def test_a_broken_subscriber_connection_is_reported_and_restored(redis_url
     finally:
         await bus.aclose()
         await sender.aclose()
-        await admin.aclose()
