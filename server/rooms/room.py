@@ -173,6 +173,13 @@ class Room:
             self.queue.put_nowait(("stop", (), None))
             await self.task
         self._dead = True
+        # Inputs queued behind the stop marker are refused, not left waiting forever.
+        code = "server_shutdown" if reason == "server_shutdown" else "room_moved"
+        while not self.queue.empty():
+            *_, future = self.queue.get_nowait()
+            self.queue.task_done()
+            if future is not None and not future.done():
+                future.set_exception(RoomError(code, "the room stopped on this server; reconnect"))
         if self._timer is not None:
             self._timer.cancel()
         message = {"t": "closed", "code": reason, "message": "the room stopped on this server"}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from server.rooms.errors import RoomError
@@ -69,3 +71,18 @@ async def test_a_room_nobody_is_attached_to_is_unloaded_and_loads_again(env: Env
     assert env.manager.live_codes() == []
     await env.join(code, tokens)
     assert env.manager.live_codes() == [code]
+
+
+async def test_an_input_queued_while_the_room_stops_is_refused_not_left_waiting(
+    env: Env,
+) -> None:
+    code, tokens = await env.usunoro(humans=1, seed=14)
+    player = await env.join(code, tokens, Player())
+    await env.manager.start_match(code, tokens[0])
+    await env.settle()
+    stopping = asyncio.create_task(env.manager.unload(code))
+    await asyncio.sleep(0)  # the stop marker is queued; the room has not reached it yet
+    assert player.att is not None
+    with pytest.raises(RoomError, match="room_moved"):
+        await asyncio.wait_for(player.att.pause(), timeout=5)
+    await stopping
