@@ -5,6 +5,10 @@ The actor in `room.py` feeds it inputs with the current wall time (ms) and saves
 (`set_running`); CPU decisions are kept as due game times, so a dump carries the exact
 remaining waits. Every engine input is appended to `log` (drained by the actor into the
 store's move log), which `replay.py` can play back.
+
+A room plays matches one after another: once a match is over, the host's start begins
+match `match + 1` with the same seats, options and difficulty, a seed derived from the
+room's (`match_seed`) and game time back at 0.
 """
 
 from __future__ import annotations
@@ -23,6 +27,18 @@ from server.rooms.seats import Seat
 REPLAN_EVENTS = frozenset({"hand_shown", "first_grab"})
 # Engine events after which the clock waits until humans have seen the board.
 GATE_EVENTS = frozenset({"hand_shown"})
+
+
+def match_seed(room_seed: int, match: int) -> int:
+    """The seed of the room's match number `match`: the room's own seed for the first,
+    then a well-mixed 62-bit value per number (so every match deals afresh, reproducibly).
+
+    >>> match_seed(5, 1), match_seed(5, 2) == match_seed(5, 2), match_seed(5, 2) != 5
+    (5, True, True)
+    """
+    if match == 1:
+        return room_seed
+    return Rng.from_seed(room_seed * 1_000_003 + match).next64() >> 2
 
 
 @dataclass
@@ -62,6 +78,8 @@ class RoomCore:
         self.policy = policy
         self.version = 1
         self.status = "lobby"
+        # The number of the match being played, or about to be in the lobby (from 1).
+        self.match = 1
         self.state: Any = None
         self.paused = False
         self.game_ms = 0.0
@@ -129,19 +147,32 @@ class RoomCore:
         return seat
 
     def start(self, token_hash: str, wall: float) -> None:
-        """Start the match (host only); open seats become CPUs."""
+        """Start the match (host only); open seats become CPUs.
+
+        On a room whose match is over this starts the next one ("play again"): the same
+        seats (human tokens and move numbers kept), options and difficulty, the next
+        match number and its seed, game time from 0, CPU plans made afresh.
+        """
         if self.seat_of(token_hash) != self.settings.host:
             raise RoomError("not_host", "only the host can start the match")
-        if self.status != "lobby":
+        if self.status == "playing":
             raise RoomError("already_started", "the match has already started")
+        if self.status == "over":
+            self.match += 1
+            self.pending.clear()
+            # Engines' `new` deal at game time 0; wall time keeps running the same way.
+            self.game_ms = 0.0
+            if self.run_since is not None:
+                self.run_since = wall
         for seat in self.seats:
             if seat.kind == "open":
                 seat.kind = "cpu"
-        n, options, seed = len(self.seats), self.settings.options, self.settings.seed
+        n, options = len(self.seats), self.settings.options
+        seed = match_seed(self.settings.seed, self.match)
         self.state = self.game.new(n, options, seed)
         self.status = "playing"
         self.log.append({"k": "start", "n": n, "options": options, "seed": seed})
-        self.events.append({"type": "match_started"})
+        self.events.append({"type": "match_started", "match": self.match})
         self.gate_wanted = True
         self._plan(self.now(wall), replan=True)
 
@@ -273,6 +304,7 @@ class RoomCore:
             "settings": self.settings.dump(),
             "seats": [s.dump() for s in self.seats],
             "status": self.status,
+            "match": self.match,
             "state": None if self.state is None else self.game.dump(self.state),
             "paused": self.paused,
             "game_ms": self.now(wall),
@@ -291,6 +323,7 @@ class RoomCore:
         )
         core.version = version
         core.status = data["status"]
+        core.match = data.get("match", 1)  # saves from before "play again" had one match
         core.state = None if data["state"] is None else game.load(data["state"])
         core.paused = data["paused"]
         core.game_ms = float(data["game_ms"])
@@ -303,13 +336,17 @@ class RoomCore:
         return core
 
     def summary(self) -> dict[str, Any]:
-        """Public facts: game, name, status, seats, host; nothing secret."""
+        """Public facts: game, name, status, match number, seats, host; nothing secret."""
         seats = [s.dump() for s in self.seats]
-        return summary_of(self.settings.dump(), seats, self.status, self.version)
+        return summary_of(self.settings.dump(), seats, self.status, self.version, self.match)
 
 
 def summary_of(
-    settings: dict[str, Any], seats: list[dict[str, Any]], status: str, version: int
+    settings: dict[str, Any],
+    seats: list[dict[str, Any]],
+    status: str,
+    version: int,
+    match: int = 1,
 ) -> dict[str, Any]:
     """The public summary of a room from its dumped settings and seats."""
     return {
@@ -320,6 +357,7 @@ def summary_of(
         "difficulty": settings["difficulty"],
         "options": settings["options"],
         "status": status,
+        "match": match,
         "version": version,
         "seats": [{"kind": s["kind"], "name": s["name"], "covered": s["covered"]} for s in seats],
         "open_seats": sum(1 for s in seats if s["kind"] == "open"),

@@ -1,9 +1,11 @@
-"""Rebuild a match from its seed and move log (the store's log of a room).
+"""Rebuild a room's latest match from its move log (the store's log of a room).
 
 The log holds every engine input in order: {"k": "start", "n", "options", "seed"},
 then moves {"k": "m", "s": seat, "a": action, "t": game ms} and rule-timer firings
-{"k": "x", "t": game ms}. Engines are deterministic, so playing it back gives the
-saved state exactly.
+{"k": "x", "t": game ms}. A room plays matches one after another ("play again"), so a
+start entry later in the log begins a new match: a fresh state from that entry's own
+seed, game time from 0 again. Engines are deterministic, so playing the log back gives
+the saved state of the latest match exactly.
 """
 
 from __future__ import annotations
@@ -14,13 +16,14 @@ from server.games.contract import Game
 
 
 def replay(game: Game, log: list[dict[str, Any]]) -> Any:
-    """The game state after every entry of `log` (which must begin with a start)."""
+    """The latest match's state after every entry of `log` (which must begin with a start)."""
     if not log or log[0].get("k") != "start":
         raise ValueError("a match log begins with its start entry")
-    first = log[0]
-    state = game.new(first["n"], first["options"], first["seed"])
-    for entry in log[1:]:
-        if entry["k"] == "m":
+    state: Any = None
+    for entry in log:
+        if entry["k"] == "start":
+            state = game.new(entry["n"], entry["options"], entry["seed"])
+        elif entry["k"] == "m":
             game.apply(state, entry["s"], entry["a"], entry["t"])
         elif entry["k"] == "x":
             game.expire(state, entry["t"])

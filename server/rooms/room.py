@@ -420,6 +420,7 @@ class Room:
             "code": self.code,
             "game": core.settings.game_id,
             "status": core.status,
+            "match": core.match,
             "paused": core.paused,
             "running": core.run_since is not None,
             "game_ms": core.now(self.clock.now()),
@@ -485,4 +486,6 @@ def _deliver(att: Attachment, message: dict[str, Any]) -> None:
 def summary_of_blob(blob: bytes, version: int) -> dict[str, Any]:
     """The public summary of a stored room, without loading it."""
     data = codec.unpack(blob)
-    return summary_of(data["settings"], data["seats"], data["status"], version)
+    return summary_of(
+        data["settings"], data["seats"], data["status"], version, data.get("match", 1)
+    )
