@@ -105,7 +105,11 @@ class Client:
         return Seat(code, answer["seat"], answer["token"])
 
     async def start(self, code: str, token: str) -> dict[str, Any]:
-        """Start the match (host only); still-open seats become CPUs."""
+        """Start the match (host only); still-open seats become CPUs.
+
+        On a room whose match is over this is "play again": the next match starts with
+        the same seats (tokens and move numbers go on); the summary's `match` numbers it.
+        """
         return await self._call("POST", f"/api/rooms/{code}/start", {"token": token})
 
     async def connect(

@@ -144,7 +144,12 @@ async def take_seat(request: Request) -> Response:
 
 
 async def start_match(request: Request) -> Response:
-    """Start the match (host token); open seats become CPUs."""
+    """Start the match (host token); open seats become CPUs.
+
+    On a room whose match is over it starts the next one with the same seats ("play
+    again"). Refused with not_host (403) for another token and already_started (409)
+    while a match is being played.
+    """
     data = await body(request)
     code = request.path_params["code"]
     manager = request.app.state.services.manager
