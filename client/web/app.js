@@ -284,6 +284,12 @@ async function showLobby() {
 async function showRoom(code, { watch = false } = {}) {
   const page = {
     summary: null, message: null, status: "connecting", error: "", settingsOpen: false,
+    // The match whose first view was reported shown on this connection (null: none yet).
+    shownFor: null,
+    // The match the table instance was made for: a new match gets a fresh table.
+    tableMatch: null,
+    // The finished match the host asked to play again from (the button waits meanwhile).
+    againFrom: null,
   };
   let socket = null;
   let table = null; // the game's renderer instance, drawing into tableHolder
@@ -316,7 +322,7 @@ async function showRoom(code, { watch = false } = {}) {
         }
       },
       onStatus(status) {
-        if (status === "connecting") page.shownSent = false;
+        if (status === "connecting") page.shownFor = null;
         page.status = status;
         render();
       },
@@ -324,13 +330,15 @@ async function showRoom(code, { watch = false } = {}) {
   }
 
   /**
-   * After a (re)connection the server holds the game clock until the board is shown
-   * (RULINGS U11). Tables that report "shown" themselves (Usunoro, per new hand) export
-   * REPORTS_SHOWN; for the others the page reports it once the first view is painted.
+   * After a (re)connection and at each new match the server holds the game clock until
+   * the board is shown (RULINGS U11). Tables that report "shown" themselves (Usunoro, per
+   * new hand) export REPORTS_SHOWN; for the others the page reports it once the first
+   * view of the connection, or of a new match, is painted.
    */
   function reportShown(renderer) {
-    if (renderer.REPORTS_SHOWN || page.shownSent || !(page.message.you || []).length) return;
-    page.shownSent = true;
+    const match = page.message.room && page.message.room.match;
+    if (renderer.REPORTS_SHOWN || page.shownFor === match || !(page.message.you || []).length) return;
+    page.shownFor = match;
     requestAnimationFrame(() => requestAnimationFrame(() => socket && socket.send({ t: "shown" })));
   }
 
@@ -349,14 +357,45 @@ async function showRoom(code, { watch = false } = {}) {
     }
   }
 
+  /** The host's start: the first match from the lobby, or the next one once a match is over. */
   async function start() {
     const hostSeat = page.summary ? page.summary.host : 0;
     const mine = held().find((s) => s.seat === hostSeat) || held()[0];
     try {
       await api("POST", `/api/rooms/${code}/start`, { token: mine.token });
+      return true;
     } catch (err) {
       notify(errorText(err));
+      return false;
     }
+  }
+
+  async function playAgain() {
+    page.againFrom = page.message.room.match;
+    render();
+    // On success the new match's first view replaces this one; on failure try again.
+    if (!(await start())) {
+      page.againFrom = null;
+      render();
+    }
+  }
+
+  /**
+   * Once a match is over (the table shows its result): the host's "Play again" (same
+   * seats, a new deal), or for everyone else a note that the host decides. One place for
+   * every game's table.
+   */
+  function playAgainBar() {
+    const room = page.message.room || {};
+    if (room.status !== "over") return null;
+    const isHost = mySeats().includes(room.host);
+    return el("section", { class: "panel play-again", id: "play-again", role: "region", "aria-label": t("play_again") },
+      isHost
+        ? [el("button", {
+          type: "button", id: "play-again-button", "data-key": "play-again",
+          disabled: page.againFrom === room.match, onclick: playAgain,
+        }, t("play_again")), el("span", { class: "muted" }, t("play_again_note"))]
+        : el("p", { class: "muted", id: "play-again-waiting", role: "status" }, t("waiting_play_again")));
   }
 
   function shareBox() {
@@ -493,8 +532,10 @@ async function showRoom(code, { watch = false } = {}) {
   }
 
   function render() {
+    const match = page.message && page.message.room ? page.message.room.match : 1;
     const title = el("h1", {}, t("room_title", { code }),
-      page.summary ? el("span", { class: "muted" }, " · " + gameName(page.summary.game)) : null);
+      page.summary ? el("span", { class: "muted" }, " · " + gameName(page.summary.game)) : null,
+      match > 1 ? el("span", { class: "muted", id: "match-number" }, " · " + t("match_n", { n: match })) : null);
     if (page.error && !page.message) {
       replaceKeepingFocus(main, title, el("p", { class: "error", role: "alert" }, page.error),
         el("a", { href: "/" }, t("back_to_lobby")));
@@ -507,11 +548,20 @@ async function showRoom(code, { watch = false } = {}) {
     } else if (msg && msg.view) {
       const gameId = page.summary ? page.summary.game : null;
       const renderer = TABLES[gameId];
-      parts.push(settingsDialog(), tableHolder);
+      parts.push(settingsDialog(), playAgainBar(), tableHolder);
       replaceKeepingFocus(main, ...parts.filter(Boolean));
       if (!renderer) tableHolder.replaceChildren(el("p", {}, t("no_table")));
       else {
-        if (!table) table = renderer.create(tableHolder);
+        // A new match starts on a fresh table: nothing of the last one's local state
+        // (selections, result panels, the last hand reported shown) carries over.
+        if (table && page.tableMatch !== match) {
+          if (table.destroy) table.destroy();
+          table = null;
+        }
+        if (!table) {
+          table = renderer.create(tableHolder);
+          page.tableMatch = match;
+        }
         table.render(tableContext());
         reportShown(renderer);
       }
