@@ -8,8 +8,10 @@ class RoomError(Exception):
 
     Codes: room_not_found, bad_token, bad_seat, room_full, not_host, not_started,
     already_started, match_over, not_your_seat, illegal_action, stale_seq, bad_game,
-    bad_option, bad_request, room_elsewhere (another process runs the room),
-    room_moved (the room was taken over while we ran it), paused.
+    bad_option, bad_request, paused, room_elsewhere (another process runs the room and
+    none that runs it could be reached, or there is no bus to reach it: retry later),
+    room_moved (the room stopped running here, or on the process relayed to: taken
+    over, handed over, or that process is gone; reconnect).
     """
 
     def __init__(self, code: str, message: str) -> None:

@@ -9,6 +9,14 @@ take_seat and start_match go there through the relay (relay.py), and the rooms r
 serve the other processes' clients. Without one, such a room is refused with
 `room_elsewhere`. Rooms run here take the same path as without a bus.
 
+A relayed room moves to where its clients are (a relayed move costs more CPU than a
+local one). At attach, a process running a room that nothing there needs (no attachment,
+none attaching) hands it to the asker, which loads it and attaches locally. In
+housekeeping, a room that has been here a housekeeping period or more, with no local
+attachment and every link from one other process, is handed to that process: its links
+close with room_moved and their clients reconnect there. A room with nobody attached
+stays where it is.
+
 Typical use by the web layer::
 
     manager = RoomManager(store, RealClock(), instance_id="web-1")
@@ -24,8 +32,10 @@ Typical use by the web layer::
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 import time
+from collections import Counter
 from collections.abc import Coroutine
 from typing import Any
 
@@ -35,7 +45,7 @@ from server.games import registry
 from server.games.contract import DIFFICULTIES, Game, IllegalAction
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.errors import RoomError
-from server.rooms.relay import REQUEST_TIMEOUT_S, Relay, RemoteAttachment
+from server.rooms.relay import REQUEST_TIMEOUT_S, Handed, Relay, RemoteAttachment
 from server.rooms.room import Attachment, Listener, Room, RoomSettings, summary_of_blob
 from server.rooms.seats import Seat, hash_token, new_code, new_token, normalize_code
 from server.store.bus import Bus
@@ -48,6 +58,9 @@ Attached = Attachment | RemoteAttachment
 
 LEASE_MS = 30_000
 UNLOAD_AFTER_MS = 5 * 60_000
+# Asks of the processes running a room per attach; the last one never takes the room over,
+# so a room handed on again and again (a lost race each time) still gets its client.
+ATTACH_ASKS = 3
 
 
 class RoomManager:
@@ -83,10 +96,23 @@ class RoomManager:
         self._games = dict(games or {})
         self._rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room]] = {}
+        # Rooms being stopped here: loading them again waits until they are.
+        self._leaving: dict[str, asyncio.Event] = {}
+        self._attaching: Counter[str] = Counter()  # local attaches under way, by room
+        self._arrived: dict[str, float] = {}  # when each live room started running here
         self._housekeeping: TimerHandle | None = None
         self._background: set[asyncio.Task[None]] = set()
         self._closed = False
-        self.relay = None if bus is None else Relay(bus, instance_id, self._room, relay_timeout_s)
+        self.relay = None
+        if bus is not None:
+            self.relay = Relay(
+                bus,
+                instance_id,
+                self._room,
+                relay_timeout_s,
+                hand_over=self._hand_over,
+                take=self._take,
+            )
         # Counters of rooms already unloaded, so stats() totals never go down.
         self._retired = {"moves": 0.0, "saves": 0.0, "save_seconds": 0.0}
 
@@ -172,6 +198,7 @@ class RoomManager:
                 continue
             await self.store.acquire_lease(code, self.instance_id, self.lease_ms)
             self._rooms[code] = room
+            self._arrived[code] = self.clock.now()
             room.start()
             await room.publish_listing()
             return code, host, token
@@ -213,26 +240,52 @@ class RoomManager:
         `Room.message_for` and `Attachment.move`. When the room
         stops here it gets {"t": "closed", "code", "message"}. A room run by another
         process gives a `RemoteAttachment` that behaves alike (a link through the bus);
-        when that link ends, "closed" comes with code room_moved. Raises RoomError
-        (room_not_found, bad_token, room_elsewhere: no process that runs it answers).
+        when that link ends, "closed" comes with code room_moved. That process may hand
+        the room over instead (nothing there needs it): then it runs here. Raises
+        RoomError (room_not_found, bad_token, room_elsewhere: no process that runs it
+        answers).
         """
         hashes = [hash_token(t) for t in tokens]
-        where = await self._where(code)
-        if isinstance(where, Room):
-            return await where.call("attach", hashes, listener)
-        assert self.relay is not None
-        return await self.relay.attach(where, normalize_code(code), hashes, listener)
+        code = normalize_code(code)
+        for ask in range(ATTACH_ASKS):
+            where = await self._where(code)
+            if isinstance(where, Room):
+                self._attaching[code] += 1
+                try:
+                    attached: Attachment = await where.call("attach", hashes, listener)
+                finally:
+                    self._attaching[code] -= 1
+                    if not self._attaching[code]:
+                        del self._attaching[code]
+                return attached
+            assert self.relay is not None
+            linked = await self.relay.attach(where, code, hashes, listener, ask < ATTACH_ASKS - 1)
+            if linked is not None:
+                return linked
+            # Handed over (or already stopping there): the room is free to load here.
+        raise RoomError("room_elsewhere", f"room {code} keeps moving between servers; retry")
 
     # -- introspection -------------------------------------------------------------------
     def stats(self) -> dict[str, float]:
-        """Counters for /metrics: live rooms, attachments, moves and saves done, save time."""
+        """Counters for /metrics: live rooms, attachments, moves and saves done, save time.
+
+        Also the relay's (zero without a bus): links relayed to other processes
+        (relay_links_out) and served for them (relay_links_in), rooms handed over
+        (handovers_given, handovers_taken), relay requests timed out (relay_timeouts).
+        """
         rooms = list(self._rooms.values())
+        relay = self.relay.stats() if self.relay is not None else {}
         return {
             "rooms_live": len(rooms),
             "attachments": sum(len(r.attachments) for r in rooms),
             "moves": sum(r.moves for r in rooms) + self._retired["moves"],
             "saves": sum(r.saves for r in rooms) + self._retired["saves"],
             "save_seconds": sum(r.save_seconds for r in rooms) + self._retired["save_seconds"],
+            "relay_links_out": relay.get("relay_links_out", 0),
+            "relay_links_in": relay.get("relay_links_in", 0),
+            "handovers_given": relay.get("handovers_given", 0),
+            "handovers_taken": relay.get("handovers_taken", 0),
+            "relay_timeouts": relay.get("relay_timeouts", 0),
         }
 
     def inspect(self, code: str) -> dict[str, Any] | None:
@@ -305,12 +358,17 @@ class RoomManager:
         if self._closed:
             raise RoomError("server_shutdown", "the server is shutting down")
         code = normalize_code(code)
-        room = self._rooms.get(code)
-        if room is not None:
-            return room
-        loading = self._loading.get(code)
-        if loading is not None:
-            return await asyncio.shield(loading)
+        while True:
+            room = self._rooms.get(code)
+            if room is not None:
+                return room
+            loading = self._loading.get(code)
+            if loading is not None:
+                return await asyncio.shield(loading)
+            leaving = self._leaving.get(code)
+            if leaving is None:
+                break
+            await leaving.wait()  # its last save first; then see who runs it
         future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
@@ -333,6 +391,7 @@ class RoomManager:
             raise RoomError("room_not_found", f"no room {code}")
         room = Room.from_blob(code, stored.version, stored.blob, self._room_deps_for(stored.blob))
         self._rooms[code] = room
+        self._arrived[code] = self.clock.now()
         room.start()
         return room
 
@@ -344,15 +403,79 @@ class RoomManager:
         if self._rooms.get(room.code) is room:
             self._spawn(self._unload(room.code, "room_moved"))
 
-    async def _unload(self, code: str, reason: str) -> None:
+    async def _unload(self, code: str, reason: str, release: bool | None = None) -> None:
+        """Stop running a room here; give up its lease unless it was taken (`release`)."""
         room = self._rooms.pop(code, None)
         if room is None:
             return
-        await room.stop(reason)
-        for key in self._retired:
-            self._retired[key] += getattr(room, key)
-        if reason != "room_moved":
-            await self.store.release_lease(code, self.instance_id)
+        del self._arrived[code]
+        self._leaving[code] = leaving = asyncio.Event()
+        try:
+            await room.stop(reason)
+            for key in self._retired:
+                self._retired[key] += getattr(room, key)
+            if release is None:
+                release = reason != "room_moved"
+            if release:
+                await self.store.release_lease(code, self.instance_id)
+        finally:
+            del self._leaving[code]
+            leaving.set()
+
+    # -- handover --------------------------------------------------------------------------
+    async def _hand_over(self, code: str, asker: str) -> Handed:
+        """Stop running `code` here for `asker` to run it, if nothing here needs it.
+
+        The relay calls it when `asker` asks to attach: "given" if the room had no
+        attachment and no other attach under way (so it stopped, every change saved, and
+        its lease is free), "gone" if it was stopping anyway, None to serve a link.
+        """
+        leaving = self._leaving.get(code)
+        if leaving is not None:
+            await leaving.wait()
+            return "gone"
+        room = self._rooms.get(code)
+        assert self.relay is not None
+        if (
+            room is None
+            or room.attachments
+            or self._attaching[code]
+            or self.relay.attaching(code) > 1
+        ):
+            return None
+        # No await between the checks and the stop: no attach can slip in before it.
+        await self._unload(code, "room_moved", release=True)
+        return "given"
+
+    def _take(self, code: str) -> None:
+        """A room was handed to this process: load it now, for its clients reconnecting."""
+        if not self._closed:
+            self._spawn(self._take_room(code))
+
+    async def _take_room(self, code: str) -> None:
+        # Someone else may run it by now (or it ended): its clients find it there.
+        with contextlib.suppress(RoomError):
+            await self._room(code)
+
+    async def _hand_over_linked(self, now: float) -> None:
+        """Hand each room whose every attachment is a link from one process to it."""
+        assert self.relay is not None
+        period = self.lease_ms / 3
+        for code, (askers, links) in self.relay.links_by_room().items():
+            room = self._rooms.get(code)
+            if (
+                room is None
+                or len(askers) != 1
+                or links != len(room.attachments)  # some attachment is local (or leaving)
+                or now - self._arrived[code] < period  # just arrived: no ping-pong
+                or self._attaching[code]
+                or self.relay.attaching(code)
+            ):
+                continue
+            # Detaching the links first banks the game time in a last save.
+            self.relay.close_served(code)
+            await self._unload(code, "room_moved", release=True)
+            self.relay.hand_to(askers.pop(), code)
 
     def _schedule_housekeeping(self) -> None:
         if self._closed:
@@ -369,7 +492,7 @@ class RoomManager:
         task.add_done_callback(self._background.discard)
 
     async def _housekeep(self) -> None:
-        """Renew leases, drop rooms whose lease was lost, unload idle rooms, check links."""
+        """Renew leases, drop lost and idle rooms, hand relayed ones over, check links."""
         try:
             codes = self.live_codes()
             if codes:
@@ -381,6 +504,7 @@ class RoomManager:
                 if room.idle_since is not None and now - room.idle_since >= self.unload_after_ms:
                     await self._unload(code, "idle")
             if self.relay is not None:
+                await self._hand_over_linked(now)
                 # Apart, so an owner slow to answer never delays the lease renewals.
                 self._spawn(self.relay.sweep())
         finally:

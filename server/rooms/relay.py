@@ -14,6 +14,15 @@ the holder (the owner) through the bus; each process listens on its own inbox ch
   only its digest, so no token crosses the bus.
 - Only what the room gives one attachment travels on its link, as for a local client.
 
+Handover. A relayed move costs both processes more CPU than a local one, so a room
+follows its clients. An attach says whether the asker may take the room (its manager
+bounds how often); the owner with nobody else there (no attachment, none attaching, no
+other link) stops running it and answers "take it" instead of serving a link, and the
+asker loads it itself. Later, the owner's housekeeping may find every attachment of a
+room is a link from one asker: it closes those links (room_moved, so their clients
+reconnect, to the asker as before), stops the room and tells the asker to "take" it.
+Which rooms move, and when, is the manager's call (`hand_over`, `hand_to`).
+
 Failures. A request unanswered within `timeout_s`, or published to an inbox nobody
 listens on (the owner died), fails: attach, take_seat and start with `room_elsewhere`,
 a link's move or pause by closing the link. A closed link gets {"t": "closed", "code":
@@ -30,8 +39,9 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
-from typing import Any
+from typing import Any, Literal
 
 from server.games.contract import Action
 from server.rooms.errors import RoomError
@@ -45,6 +55,9 @@ REQUEST_TIMEOUT_S = 5.0
 # What an asker may have an owner's room do for it outside a link.
 ROOM_CALLS = frozenset({"take_seat", "start"})
 MOVED = "the room moved to another server; reconnect"
+# What the owner did with a room an asker may take: stopped it for that asker now
+# ("given"), found it already stopping ("gone"), or kept it (None: serve a link).
+Handed = Literal["given", "gone"] | None
 log = logging.getLogger(__name__)
 
 
@@ -146,6 +159,9 @@ class Relay:
 
     `local_room(code)` gives the room running here, loading it if this process may take
     its lease, and raises RoomError (room_elsewhere, room_not_found, ...) otherwise.
+    `hand_over(code, asker)` stops running the room here if nothing here needs it
+    (`Handed`); `take(code)` is told of a room another process handed to this one.
+    Without them, rooms never move.
     """
 
     def __init__(
@@ -154,16 +170,24 @@ class Relay:
         instance_id: str,
         local_room: Callable[[str], Awaitable[Room]],
         timeout_s: float = REQUEST_TIMEOUT_S,
+        *,
+        hand_over: Callable[[str, str], Awaitable[Handed]] | None = None,
+        take: Callable[[str], None] | None = None,
     ) -> None:
         self.bus = bus
         self.me = instance_id
         self.timeout_s = timeout_s
         self._local_room = local_room
+        self._hand_over = hand_over
+        self._take = take
+        # Rooms handed to other processes, and to this one; requests that timed out.
+        self.given = self.taken = self.timeouts = 0
         self._ids = itertools.count(1)
         # Requests awaiting their reply: the future, the owner asked, the link if any.
         self._pending: dict[int, tuple[asyncio.Future[dict[str, Any]], str, int | None]] = {}
         self._links: dict[int, RemoteAttachment] = {}
         self._served: dict[tuple[str, int], _Served] = {}
+        self._attaching: Counter[str] = Counter()  # attaches being served, by room
         self._tasks: set[asyncio.Task[None]] = set()
         self._sweeping = False
         self._handlers: dict[str, Callable[[dict[str, Any]], None]] = {
@@ -178,6 +202,7 @@ class Relay:
             "visible": self._on_link_post,
             "detach": self._on_detach,
             "ping": self._on_ping,
+            "take": self._on_take,
         }
 
     # -- life cycle --------------------------------------------------------------------
@@ -203,15 +228,18 @@ class Relay:
 
     # -- asking: what the manager calls ----------------------------------------------
     async def attach(
-        self, owner: str, code: str, token_hashes: list[str], listener: Listener
-    ) -> RemoteAttachment:
-        """Attach to `code` at `owner`; raises the owner's RoomError, or room_elsewhere."""
+        self, owner: str, code: str, token_hashes: list[str], listener: Listener, take: bool
+    ) -> RemoteAttachment | None:
+        """Attach to `code` at `owner`; raises the owner's RoomError, or room_elsewhere.
+
+        With `take`, the owner may stop running the room instead: None, and the lease is
+        free for this process to load the room itself.
+        """
         link = RemoteAttachment(self, owner, code, next(self._ids), listener)
         self._links[link.link] = link
+        ask = {"k": "attach", "c": code, "t": token_hashes, "l": link.link, "h": take}
         try:
-            reply = await self._request(
-                owner, {"k": "attach", "c": code, "t": token_hashes, "l": link.link}
-            )
+            reply = await self._request(owner, ask)
         except _Unreachable:
             self._links.pop(link.link, None)
             raise RoomError(
@@ -223,6 +251,10 @@ class Relay:
         if "e" in reply:
             self._links.pop(link.link, None)
             raise RoomError(*reply["e"])
+        if "take" in reply:
+            self._links.pop(link.link, None)
+            self.taken += reply["take"] == "given"
+            return None
         if reply["n"] != link.received:
             self.drop_link(link)
             raise RoomError("room_elsewhere", f"messages of room {code} were lost; try again")
@@ -273,6 +305,44 @@ class Relay:
         link.detached = True
         if self._links.pop(link.link, None) is not None:
             self._send(link.owner, {"k": "detach", "l": link.link})
+
+    # -- handover: what the manager's housekeeping calls --------------------------------
+    def attaching(self, code: str) -> int:
+        """How many attaches to the room run here are being served for other processes."""
+        return self._attaching[code]
+
+    def links_by_room(self) -> dict[str, tuple[set[str], int]]:
+        """For each room run here: the processes it serves links for, and how many links."""
+        rooms: dict[str, tuple[set[str], int]] = {}
+        for served in self._served.values():
+            if served.att is not None:
+                askers, n = rooms.get(served.att.code, (set(), 0))
+                askers.add(served.asker)
+                rooms[served.att.code] = (askers, n + 1)
+        return rooms
+
+    def close_served(self, code: str) -> None:
+        """Close the links served for room `code` (room_moved: their clients reconnect)."""
+        closed = {"t": "closed", "code": "room_moved", "message": MOVED}
+        for served in list(self._served.values()):
+            if served.att is not None and served.att.code == code:
+                served.forward(closed)
+                served.att.detach()
+
+    def hand_to(self, asker: str, code: str) -> None:
+        """Tell `asker` that the room `code`, stopped here, is its own to load."""
+        self.given += 1
+        self._send(asker, {"k": "take", "c": code})
+
+    def stats(self) -> dict[str, int]:
+        """Figures for /metrics: links relayed and served now, handovers, timeouts."""
+        return {
+            "relay_links_out": len(self._links),
+            "relay_links_in": len(self._served),
+            "handovers_given": self.given,
+            "handovers_taken": self.taken,
+            "relay_timeouts": self.timeouts,
+        }
 
     # -- health: the manager's housekeeping calls this -------------------------------
     async def sweep(self) -> None:
@@ -343,6 +413,7 @@ class Relay:
                 async with asyncio.timeout(self.timeout_s):
                     return await future
             except TimeoutError:
+                self.timeouts += 1
                 raise _Unreachable(f"{owner} did not answer in time") from None
         finally:
             self._pending.pop(request, None)
@@ -429,14 +500,26 @@ class Relay:
         self._spawn(self._serve_attach(message))
 
     async def _serve_attach(self, message: dict[str, Any]) -> None:
-        asker, request = message["f"], message["r"]
+        asker, request, code = message["f"], message["r"], message["c"]
         served = _Served(self, asker, message["l"])
+        self._attaching[code] += 1
         try:
-            room = await self._local_room(message["c"])
+            if message.get("h") and self._hand_over is not None:
+                handed = await self._hand_over(code, asker)
+                if handed is not None:
+                    if handed == "given":
+                        self.given += 1
+                    self._reply(asker, request, take=handed)
+                    return
+            room = await self._local_room(code)
             att: Attachment = await room.call("attach", list(message["t"]), served.forward)
         except Exception as exc:
             self._refuse(asker, request, _as_room_error(exc), n=served.sent)
             return
+        finally:
+            self._attaching[code] -= 1
+            if not self._attaching[code]:
+                del self._attaching[code]
         served.att = att
         if served.gone:  # the asker vanished, or the room stopped, while attaching
             att.detach()
@@ -504,6 +587,12 @@ class Relay:
                 served.end()  # the asker forgot it (a lost detach)
         known = [link for link in held if (asker, link) in self._served]
         self._reply(asker, message["r"], known)
+
+    def _on_take(self, message: dict[str, Any]) -> None:
+        """An owner handed a room over to this process (its housekeeping moved it)."""
+        if self._take is not None:
+            self.taken += 1
+            self._take(message["c"])
 
     # -- the inbox ---------------------------------------------------------------------
     def _received(self, data: bytes) -> None:

@@ -3,12 +3,15 @@
     python3 -m tests.bench.bench_relay [--moves 3000] [--rooms 1 20]
 
 Two room managers in this process (A and B, as two server processes would be) on one
-Redis, each with its own store connections and bus. Rooms of four human seats run on A;
-every seat is attached either on A itself (local) or through B (relayed over Redis
-pub/sub). Moves go round-robin over the rooms, each awaited before the next in its room,
-all rooms at once. Prints moves/s, mean and p99 latency from move() to its answer (the
-view carrying the ack already delivered), and process CPU per move (A's and B's work
-together for relayed moves). Uses REDIS_URL if set, else starts its own redis-server.
+Redis, each with its own store connections and bus. Rooms of four human seats and one
+spectator are made on A. In "local" every attachment is on A; in "relayed" the spectator
+is on A (so A keeps the room) and the seats are attached through B (relayed over Redis
+pub/sub); in "handed" everything is attached through B, so the first attach moves the
+room to B (handover) and the moves are local there. Moves go round-robin over the rooms,
+each awaited before the next in its room, all rooms at once. Prints moves/s, mean and
+p99 latency from move() to its answer (the view carrying the ack already delivered), and
+process CPU per move (A's and B's work together). Uses REDIS_URL if set, else starts its
+own redis-server.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import uuid
 from typing import Any
 
 from server.rooms.clock import RealClock
-from server.rooms.manager import Attached, RoomManager
+from server.rooms.manager import Attached, Attachment, RoomManager
 from server.store.bus import RedisBus
 from server.store.redis_store import RedisStore
 from tests.bench.bench_load import next_move
@@ -52,17 +55,24 @@ async def manager(url: str, prefix: str, name: str) -> RoomManager:
     return made
 
 
-async def open_room(owner: RoomManager, via: RoomManager, n: int) -> list[Seat]:
-    """A started Usunoro room of four humans run by `owner`, each seat attached via `via`."""
-    code, _, host = await owner.create_room("usunoro", {}, ["host", "open", "open", "open"], seed=n)
-    tokens = [host] + [(await owner.take_seat(code, s, f"p{s}"))[1] for s in (1, 2, 3)]
-    await owner.start_match(code, host)
+async def open_room(a: RoomManager, b: RoomManager, n: int, mode: str) -> list[Seat]:
+    """A started Usunoro room of four humans made on A, attached as `mode` says."""
+    code, _, host = await a.create_room("usunoro", {}, ["host", "open", "open", "open"], seed=n)
+    tokens = [host] + [(await a.take_seat(code, s, f"p{s}"))[1] for s in (1, 2, 3)]
+    await a.start_match(code, host)
+    via = a if mode == "local" else b
+    if mode != "handed":
+        await a.attach(code, [], Seat().listen)
     seats = []
     for token in tokens:
         made = Seat()
         made.att = await via.attach(code, [token], made.listen)
         made.att.shown()
         seats.append(made)
+    if mode == "handed":
+        await b.attach(code, [], Seat().listen)
+    # Make sure each mode measures what it says: relayed moves, or local ones.
+    assert all(isinstance(seat.att, Attachment) == (mode != "relayed") for seat in seats)
     return seats
 
 
@@ -83,11 +93,11 @@ async def play(room: list[Seat], moves: int, latencies: list[float]) -> None:
         done += 1
 
 
-async def bench(url: str, relayed: bool, rooms_n: int, moves: int) -> str:
+async def bench(url: str, mode: str, rooms_n: int, moves: int) -> str:
     """One run: figures for `moves` moves over `rooms_n` rooms."""
     prefix = f"bench{uuid.uuid4().hex[:8]}:"
     a, b = await manager(url, prefix, "a"), await manager(url, prefix, "b")
-    rooms = [await open_room(a, b if relayed else a, n) for n in range(rooms_n)]
+    rooms = [await open_room(a, b, n, mode) for n in range(rooms_n)]
     per_room = moves // rooms_n
     await asyncio.gather(*(play(room, 20, []) for room in rooms))  # warm up
     latencies: list[float] = []
@@ -108,15 +118,13 @@ async def bench(url: str, relayed: bool, rooms_n: int, moves: int) -> str:
 
 
 async def main(args: argparse.Namespace) -> None:
-    """Local and relayed, for each room count."""
+    """Local, relayed and handed over, for each room count."""
     random.seed(1)
     with redis_server() as url:
         for rooms_n in args.rooms:
-            for relayed in (False, True):
-                kind = "relayed" if relayed else "local  "
-                print(
-                    f"{rooms_n:4d} rooms, {kind} {await bench(url, relayed, rooms_n, args.moves)}"
-                )
+            for mode in ("local", "relayed", "handed"):
+                figures = await bench(url, mode, rooms_n, args.moves)
+                print(f"{rooms_n:4d} rooms, {mode:7s} {figures}")
 
 
 if __name__ == "__main__":

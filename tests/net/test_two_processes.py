@@ -1,4 +1,8 @@
-"""Two real server processes on one Redis: either one serves any room's clients."""
+"""Two real server processes on one Redis: either one serves any room's clients.
+
+A room moves to the process its clients connect through, unless someone is connected
+where it runs; the first test keeps a spectator connected to A so that A keeps it.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.asyncio.client import ClientConnection, connect
 
 from client.lib import Client, Connection
 from server.store import codec
@@ -19,13 +24,39 @@ from tests.net.drive import MATCH_TIMEOUT_S, play
 LEASE_MS = 1500  # a dead process's rooms are taken over that soon
 
 
-def rooms_live(server: ServerProcess) -> int:
-    """How many rooms the process runs itself, from its /metrics."""
+def metric(server: ServerProcess, name: str) -> int:
+    """One figure of the process's /metrics (`name` with its labels, if any)."""
     with urllib.request.urlopen(server.url + "/metrics", timeout=5) as answer:
         for line in answer.read().decode().splitlines():
-            if line.startswith("zashiki_rooms_live "):
+            if line.startswith(name + " "):
                 return int(float(line.split()[1]))
-    raise AssertionError("no zashiki_rooms_live in /metrics")
+    raise AssertionError(f"no {name} in /metrics")
+
+
+def rooms_live(server: ServerProcess) -> int:
+    """How many rooms the process runs itself."""
+    return metric(server, "zashiki_rooms_live")
+
+
+def relay_figures(server: ServerProcess) -> tuple[int, ...]:
+    """Links relayed out and served in; rooms handed over, and handed to it."""
+    return tuple(
+        metric(server, name)
+        for name in (
+            "zashiki_relay_links_out",
+            "zashiki_relay_links_in",
+            'zashiki_room_handovers_total{way="given"}',
+            'zashiki_room_handovers_total{way="taken"}',
+        )
+    )
+
+
+async def spectate(server: ServerProcess, code: str) -> ClientConnection:
+    """A bare spectator socket (one that never reconnects), welcomed by `server`."""
+    ws = await connect(server.url.replace("http", "ws", 1) + f"/ws?room={code}")
+    await ws.send(codec.pack({"t": "hello", "tokens": []}))
+    assert codec.unpack(await ws.recv())["t"] == "welcome"
+    return ws
 
 
 @pytest.fixture
@@ -63,7 +94,9 @@ async def test_a_room_run_by_a_is_played_through_b_and_survives_a_dying(
     friend = await through_b.take_seat(host.code)
     await through_b.start(host.code, host.token)
     assert (rooms_live(a), rooms_live(b)) == (1, 0)
+    watcher = await spectate(a, host.code)  # A keeps the room while someone is there
     conns = [await through_b.connect(host.code, [s.token], record=True) for s in (host, friend)]
+    assert relay_figures(a)[1] == 2 and relay_figures(b)[0] == 2
     players = [asyncio.create_task(play(conn)) for conn in conns]
     try:
         # Moves relayed through B to the room A runs, until a round is well under way...
@@ -86,6 +119,7 @@ async def test_a_room_run_by_a_is_played_through_b_and_survives_a_dying(
         outcomes = await asyncio.gather(*players, return_exceptions=True)
         for conn in conns:
             await conn.close()
+        watcher.transport.abort()
     # Both players played on through the failover: no move was refused for it.
     assert [o for o in outcomes if isinstance(o, Exception)] == []
     assert all(conn.reconnects >= 1 for conn in conns)
@@ -102,3 +136,27 @@ async def test_a_room_run_by_a_is_played_through_b_and_survives_a_dying(
         if resumed["version"] == seen["version"]:
             assert resumed["view"] == seen["view"]
     assert b.stop() in CLEAN_EXIT, b.output()
+
+
+async def test_a_room_created_on_a_moves_to_b_when_its_client_connects_through_b(
+    servers: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b = servers
+    host = await Client(a.url).create_room("usunoro", seats=["host", "cpu", "cpu", "cpu"])
+    await Client(a.url).start(host.code, host.token)
+    assert (rooms_live(a), rooms_live(b)) == (1, 0)
+    conn = await Client(b.url).connect(host.code, [host.token])
+    player = asyncio.create_task(play(conn))
+    try:
+        first = await latest_where(conn, lambda m: True)
+        last = await latest_where(conn, lambda m: m["version"] >= first["version"] + 6)
+    finally:
+        player.cancel()
+        outcome = (await asyncio.gather(player, return_exceptions=True))[0]
+        await conn.close()
+    assert not isinstance(outcome, Exception)  # played on (cancelled here, or done)
+    # B runs the room and serves the client itself: nothing relayed, no reconnect.
+    assert (rooms_live(a), rooms_live(b)) == (0, 1)
+    assert relay_figures(a) == (0, 0, 1, 0) and relay_figures(b) == (0, 0, 0, 1)
+    assert conn.reconnects == 0 and conn.errors == []
+    assert last["room"]["status"] in ("playing", "over")

@@ -7,7 +7,7 @@ from typing import Any
 from server.games.usunoro import is_matching
 from server.rooms.clock import VirtualClock
 from server.rooms.errors import RoomError
-from server.rooms.manager import Attachment, RoomManager
+from server.rooms.manager import Attached, RoomManager
 from server.store import codec
 from server.store.store import Store
 
@@ -28,7 +28,7 @@ class Player:
         self.plays = plays
         self.report_shown = report_shown
         self.messages: list[dict[str, Any]] = []
-        self.att: Attachment | None = None
+        self.att: Attached | None = None
         self.seqs: dict[int, int] = {}
         self.acted: set[tuple[int, int]] = set()
 
