@@ -14,9 +14,11 @@ from tests.browser.pages import (
     PHONE,
     card_texts,
     english_left,
+    finished_match_message,
     host_room,
     join_by_link,
     page_width,
+    render_table,
     start,
 )
 
@@ -167,3 +169,9 @@ def test_settings_dialog_shows_the_room_settings_and_closes(new_page, server_url
     expect(page.locator("#room-settings")).to_contain_text("CPU difficulty: Normal")
     page.click("#close-settings")
     expect(page.locator("#settings")).to_have_count(0)
+
+
+def test_a_finished_match_says_match_over_in_the_status_line(new_page, server_url) -> None:
+    page = new_page()
+    render_table(page, server_url, "usunoro", finished_match_message("usunoro", 4, 0))
+    expect(page.locator("#status-line")).to_have_text("Match over")

@@ -195,7 +195,7 @@ export function create(root) {
       const waiting = ctx.you.length && ctx.you.every((s) => viewOf(s).mark);
       return waiting ? t("u_waiting_others") : t("u_phase_passing");
     }
-    return t("u_phase_" + view.phase);
+    return view.match_over ? t("u_match_over") : t("u_phase_" + view.phase);
   }
 
   function roundResult(view) {
