@@ -273,6 +273,10 @@ class Room:
         humans = {i for i, s in enumerate(core.seats) if s.kind == "human"}
         if not humans <= set(att.seats) and core.settings.host not in att.seats:
             raise RoomError("not_host", "with players on several devices only the host pauses")
+        if paused and core.status != "playing":
+            # A pause outside play would only carry over into the next match.
+            code = "match_over" if core.status == "over" else "not_started"
+            raise RoomError(code, "there is no match being played to pause")
         if core.paused != paused:
             core.paused = paused
             core.events.append({"type": "paused" if paused else "resumed", "by": att.seats[0]})

@@ -135,3 +135,11 @@ async def test_a_save_from_before_play_again_loads_as_match_one(env: Env) -> Non
     log = await env.store.read_log(code)
     assert log[starts(log)[1]]["seed"] == match_seed(26, 2)
     assert (await env.manager.room_summary(code))["match"] == 2
+
+
+async def test_a_finished_match_cannot_be_paused_so_the_next_one_starts_running(env: Env) -> None:
+    code, tokens, player = await finished_room(env, seed=26)
+    with pytest.raises(RoomError, match="match_over"):
+        await player.att.pause()
+    await env.manager.start_match(code, tokens[0])
+    assert player.last["room"]["paused"] is False
