@@ -8,30 +8,46 @@ when offered. Otherwise:
   it inserts and discards to keep the best hand and calls Pon/Chii when that helps.
 - Easy plays like Normal but makes a random insert or discard a third of the time and
   never calls.
-- Hard shortlists Normal's best discards and searches possible worlds
-  (`sample_world`, every hidden hand fixed): in each it checks which candidate
-  discards an opponent could take by Ron, and trades a little shape for safety.
+- Hard prices hands by what they would win as well as how fast: a tenpai hand's outs
+  are weighted by the points of each wait (Dora, Oya and yaku of the reading) and
+  Dora cards count for a little while the hand is still forming. It shortlists its
+  best few hands (after each insertion and discard) and ranks them by the value
+  expected after the next draw from the unseen cards, so it keeps the hand that
+  improves on more draws. It calls Pon or Chii whenever the hand after the call is
+  clearly better (an exposed meld counts as the complete block it is): a call takes
+  a card without using up a draw, which Normal, comparing the concealed part only,
+  all but never does.
 """
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from server.bots.contract import Decision, Policy, Situation
 from server.games import shirokuro_deck as deck
-from server.games.shirokuro_jong.hands import Mentsu, insertions, is_win, mentsu_of, value_code
-from server.games.shirokuro_jong.state import JongState
+from server.games.shirokuro_jong.hands import (
+    Mentsu,
+    WinContext,
+    best_score,
+    insertions,
+    is_win,
+    mentsu_of,
+    value_code,
+)
 
 Action = dict[str, Any]
-HARD_BUDGET_S = 0.12  # leaves headroom under the 300 ms p99 target on a busy machine
-HARD_SHORTLIST = 4
-MAX_WORLDS = 80
-RISK_MARGIN = 2.5  # how much shape value Hard will give up for a safer discard
-RISK_WEIGHT = 8.0
 TENPAI_BONUS = 10.0
+# Hard's pricing.
+HARD_SHORTLIST = 3
+AVERAGE_POINTS = 3.0  # a typical win's points
+DENIAL = 2.0  # what a win is worth beyond its points: it ends the others' chances
+DORA_BONUS = 0.4
+CALL_MARGIN = 1.5
+WIN_VALUE = 60.0
 
 
 def code(text: str) -> int:
@@ -54,8 +70,8 @@ def exposed_of(melds: Sequence[Sequence[str]]) -> list[Mentsu]:
     return out
 
 
-def unseen_supply(view: dict[str, Any]) -> list[int]:
-    """For each value, how many cards not visible to this seat can show it."""
+def unseen_cards(view: dict[str, Any]) -> list[str]:
+    """Texts of the cards this seat cannot see (pile, other hands), one per card."""
     seen = Counter(deck.card_text(deck.parse_held(t)[0]) for t in view.get("hand", []))
     seen.update(t for row in view["discards"] for t in row)
     seen.update(
@@ -64,12 +80,20 @@ def unseen_supply(view: dict[str, Any]) -> list[int]:
     seen[view["dora"]] += 1
     if view.get("drawn"):
         seen[view["drawn"]] += 1
-    supply = [0] * 12
+    out = []
     for card in deck.deck(view["options"]["deck"]):
         text = deck.card_text(card)
         if seen[text] > 0:
             seen[text] -= 1
-            continue
+        else:
+            out.append(text)
+    return out
+
+
+def unseen_supply(view: dict[str, Any]) -> list[int]:
+    """For each value, how many cards not visible to this seat can show it."""
+    supply = [0] * 12
+    for text in unseen_cards(view):
         for v in faces(text):
             supply[v] += 1
     return supply
@@ -83,34 +107,53 @@ def shape_score(vals: Sequence[int], need_m: int, supply: Sequence[int]) -> floa
     unseen cards complete them. Four-pair hands are scored as pairs when concealed.
     """
     n = len(vals)
-    memo: dict[tuple[int, int, int, int], float] = {}
+    gains = _partial_gains(tuple(supply))
+    # What each position starts: a complete mentsu, an atama, a partial mentsu (gain).
+    mentsu = [i + 2 < n and (vals[i], vals[i + 1], vals[i + 2]) in MENTSU for i in range(n)]
+    pair = [i + 1 < n and vals[i] == vals[i + 1] for i in range(n)]
+    partial = [gains[vals[i] * 12 + vals[i + 1]] if i + 1 < n else 0.0 for i in range(n)]
+    memo: dict[int, float] = {}
 
     def best(i: int, m: int, p: int, t: int) -> float:
         if i >= n:
             return 0.0
-        key = (i, m, p, t)
-        if key in memo:
-            return memo[key]
+        key = ((i * 4 + m) * 2 + p) * 4 + t
+        found = memo.get(key)
+        if found is not None:
+            return found
         score = best(i + 1, m, p, t)  # card i is left over
-        if i + 2 < n and m < need_m and mentsu_of(vals[i], vals[i + 1], vals[i + 2]):
+        if mentsu[i] and m < need_m:
             score = max(score, 3.0 + best(i + 3, m + 1, p, t))
-        if i + 1 < n:
-            a, b = vals[i], vals[i + 1]
-            if a == b and not p:
-                score = max(score, 2.0 + best(i + 2, m, 1, t))
-            if m + t < need_m and a // 6 == b // 6:
-                need = _completers(a, b)
-                if need:
-                    gain = min(1.6, 0.5 + 0.25 * sum(supply[v] for v in need))
-                    score = max(score, gain + best(i + 2, m, p, t + 1))
+        if pair[i] and not p:
+            score = max(score, 2.0 + best(i + 2, m, 1, t))
+        if partial[i] and m + t < need_m:
+            score = max(score, partial[i] + best(i + 2, m, p, t + 1))
         memo[key] = score
         return score
 
     score = best(0, 0, 0, 0)
     if need_m == 2 and n == 7:
-        pairs = sum(1 for i in range(0, n - 1) if vals[i] == vals[i + 1])
-        score = max(score, 1.6 * min(pairs, 3))
+        score = max(score, 1.6 * min(sum(pair), 3))
     return score
+
+
+MENTSU = frozenset(
+    (a, b, c) for a in range(12) for b in range(12) for c in range(12) if mentsu_of(a, b, c)
+)
+
+
+@lru_cache(maxsize=64)  # one supply per decision; recent ones recur
+def _partial_gains(supply: tuple[int, ...]) -> tuple[float, ...]:
+    """Per pair of adjacent values (a * 12 + b): what it is worth as a partial mentsu.
+
+    Zero when no value completes it; more when more unseen cards complete it.
+    """
+    out = []
+    for a in range(12):
+        for b in range(12):
+            need = _completers(a, b) if a // 6 == b // 6 else []
+            out.append(min(1.6, 0.5 + 0.25 * sum(supply[v] for v in need)) if need else 0.0)
+    return tuple(out)
 
 
 def _completers(a: int, b: int) -> list[int]:
@@ -156,7 +199,7 @@ def best_discard(
 
 
 class ShirokuroJongPolicy(Policy):
-    """Shape-and-outs play; Hard adds determinized playouts of its shortlisted discards."""
+    """Shape-and-outs play; Hard adds points, calls and a draw of lookahead."""
 
     game_id = "shirokuro_jong"
 
@@ -179,14 +222,16 @@ class ShirokuroJongPolicy(Policy):
         easy = situation.difficulty == "easy"
         if easy and kind in ("insert", "discard") and rng.random() < 0.33:
             return Decision(rng.choice(legal), rng.randint(700, 1500))
-        if kind == "rotate":
+        if situation.difficulty == "hard" and kind in ("rotate", "insert", "discard"):
+            action = hard_turn(situation, kind, hand, exposed)
+        elif kind == "rotate":
             action = self._rotate(view["hand"], exposed, supply)
         elif kind == "insert":
             action = self._insert(legal, hand, exposed, supply, faces(view["drawn"]))
         elif kind == "discard":
-            action = self._discard(situation, legal, hand, exposed, supply)
+            action = self._discard(hand, exposed, supply)
         else:
-            action = self._claim(legal, hand, exposed, supply, view, easy)
+            action = self._claim(situation, legal, hand, exposed, supply)
         delay = rng.randint(400, 900) if kind in ("pass", "pon", "chii") else rng.randint(600, 1400)
         return Decision(action, delay)
 
@@ -223,7 +268,14 @@ class ShirokuroJongPolicy(Policy):
                 best = (score, action)
         return best[1]
 
-    def _discard(
+    def _discard(self, hand: list[int], exposed: list[Mentsu], supply: Sequence[int]) -> Action:
+        """The discard leaving the best hand (the last of equal ones)."""
+        scored = (
+            (hand_value(hand[:i] + hand[i + 1 :], exposed, supply), i) for i in range(len(hand))
+        )
+        return {"type": "discard", "index": max(scored)[1]}
+
+    def _claim(
         self,
         situation: Situation,
         legal: list[Action],
@@ -231,31 +283,15 @@ class ShirokuroJongPolicy(Policy):
         exposed: list[Mentsu],
         supply: Sequence[int],
     ) -> Action:
-        """Normal: the discard leaving the best hand. Hard: playouts of the best few."""
-        scored = sorted(
-            ((hand_value(hand[:i] + hand[i + 1 :], exposed, supply), i) for i in range(len(hand))),
-            reverse=True,
-        )
-        if situation.difficulty != "hard":
-            return {"type": "discard", "index": scored[0][1]}
-        return {"type": "discard", "index": safest_good_discard(situation, scored, HARD_BUDGET_S)}
-
-    def _claim(
-        self,
-        legal: list[Action],
-        hand: list[int],
-        exposed: list[Mentsu],
-        supply: Sequence[int],
-        view: dict[str, Any],
-        easy: bool,
-    ) -> Action:
         """Pon or Chii only when the hand after the call beats the hand now."""
         calls = [a for a in legal if a["type"] in ("pon", "chii")]
-        if easy or not calls:
+        if situation.difficulty == "easy" or not calls:
             return {"type": "pass"}
+        if situation.difficulty == "hard":
+            return hard_claim(situation, calls, hand, exposed)
         now = hand_value(hand, exposed, supply)
         best: tuple[float, Action] = (now + 0.5, {"type": "pass"})
-        options = faces(view["claim_on"])
+        options = faces(situation.view["claim_on"])
         for action in calls:
             i = action["index"]
             pair = hand[i : i + 2]
@@ -270,46 +306,189 @@ class ShirokuroJongPolicy(Policy):
         return best[1]
 
 
-# -- Hard: deal-in risk in sampled worlds ------------------------------------------------
-def safest_good_discard(
-    situation: Situation, scored: list[tuple[float, int]], budget_s: float
-) -> int:
-    """Among the discards nearly as good as the best, the one least likely to feed a Ron.
+# -- Hard: points-aware values and one draw of lookahead ---------------------------------
+@dataclass
+class Outlook:
+    """What Hard prices hands with during one decision (all from the seat's view)."""
 
-    Each sampled world fixes every hidden hand; in it a candidate discard deals in if
-    some opponent wins by inserting it either way up. The estimated deal-in rate is
-    weighed against the shape value (a deal-in loses the round to that opponent).
-    """
-    top = scored[0][0]
-    candidates = [(v, i) for v, i in scored[:HARD_SHORTLIST] if v >= top - RISK_MARGIN]
-    if len(candidates) == 1:
-        return candidates[0][1]
-    seat = situation.seat
-    hits = [0] * len(candidates)
-    deadline = time.perf_counter() + budget_s
-    worlds = 0
-    while worlds < MAX_WORLDS and (worlds == 0 or time.perf_counter() < deadline):
-        world: JongState = situation.sample_world()
-        vals = world.values()
-        opponents = [
-            (world.hand_values(o), world.exposed(o)) for o in range(world.seats) if o != seat
-        ]
-        for k, (_, index) in enumerate(candidates):
-            card = world.hands[seat][index] >> 1
-            shown = (vals[card * 2], vals[card * 2 + 1])
-            if any(_wins_with(hand, exposed, shown) for hand, exposed in opponents):
-                hits[k] += 1
-        worlds += 1
-    best = max(
-        range(len(candidates)),
-        key=lambda k: (candidates[k][0] - RISK_WEIGHT * hits[k] / worlds, -k),
+    supply: list[int]
+    unseen: list[tuple[int, int, int]]  # (white face, black face, copies) of unseen cards
+    ctx: WinContext
+    dora: frozenset[int]
+    cache: dict[tuple[tuple[int, ...], tuple[Mentsu, ...]], float] = field(default_factory=dict)
+
+
+def outlook(view: dict[str, Any], seat: int) -> Outlook:
+    """The seat's outlook: unseen cards, its Dora values and how it would score a Ron."""
+    counts = Counter(unseen_cards(view))
+    unseen = [(*faces(text), n) for text, n in counts.items()]
+    supply = [0] * 12
+    for w, b, n in unseen:
+        supply[w] += n
+        supply[b] += n
+    white, black = faces(view["dora"])
+    if view["options"]["dora"] == "either_number":
+        numbers = {white % 6, black % 6}
+        dora = frozenset(v for v in range(12) if v % 6 in numbers)
+    else:
+        dora = frozenset((white, black))
+    ctx = WinContext(
+        oya=seat == view["oya"],
+        dora=dora,
+        literal=view["options"]["yaku_reading"] == "literal",
     )
-    return candidates[best][1]
+    return Outlook(supply, unseen, ctx, dora)
 
 
-def _wins_with(hand: list[int], exposed: list[Mentsu], shown: tuple[int, int]) -> bool:
-    """Whether a hand wins by inserting a card showing either value somewhere."""
-    return any(is_win(h, exposed) for v in shown for _, h in insertions(hand, v))
+def meld_values(exposed: Sequence[Mentsu]) -> list[int]:
+    """The values of exposed mentsu."""
+    return [v if kind == "k" else v + k for kind, v in exposed for k in range(3)]
+
+
+def win_points(vals: Sequence[int], exposed: Sequence[Mentsu], out: Outlook) -> int:
+    """Points of a complete hand won by Ron (-1 if it does not win)."""
+    found = best_score(vals, exposed, meld_values(exposed), out.ctx)
+    return -1 if found is None else found[0]
+
+
+def hard_value(vals: Sequence[int], exposed: Sequence[Mentsu], out: Outlook) -> float:
+    """Hard's score of a hand between turns: shape or weighted outs, plus Dora and melds.
+
+    Outs are weighted by what the win would score (winning also stops the others);
+    each exposed mentsu counts as the complete block it is, so calls compare fairly.
+    """
+    key = (tuple(vals), tuple(exposed))
+    if key in out.cache:
+        return out.cache[key]
+    need_m = 2 - len(exposed)
+    score = shape_score(vals, need_m, out.supply)
+    if score >= 3.0 * need_m + 0.4:
+        outs = 0.0
+        tenpai = False
+        for v in range(12):
+            pts = max((win_points(h, exposed, out) for _, h in insertions(vals, v)), default=-1)
+            if pts >= 0:
+                tenpai = True
+                outs += out.supply[v] * (pts + DENIAL) / (AVERAGE_POINTS + DENIAL)
+        if tenpai:
+            score = 3.0 * need_m + 2.0 + TENPAI_BONUS + outs
+    score += 3.0 * len(exposed)
+    score += DORA_BONUS * sum(1 for v in [*vals, *meld_values(exposed)] if v in out.dora)
+    out.cache[key] = score
+    return score
+
+
+def _related(a: int, b: int) -> bool:
+    """Whether two values could share a mentsu (same colour, numbers at most 2 apart)."""
+    return a // 6 == b // 6 and abs(a - b) <= 2
+
+
+def after_draw(vals: Sequence[int], exposed: Sequence[Mentsu], v: int, out: Outlook) -> float:
+    """The best Hard value after drawing value v: a win, or an insertion and a discard.
+
+    Only insertions next to a related card are tried, plus one at the end (an unrelated
+    card placed elsewhere only splits blocks).
+    """
+    best = -1.0
+    n = len(vals)
+    seen: set[tuple[int, ...]] = set()
+    for pos in range(n + 1):
+        near = (pos > 0 and _related(vals[pos - 1], v)) or (pos < n and _related(vals[pos], v))
+        if not near and pos != n:
+            continue
+        trial = (*vals[:pos], v, *vals[pos:])
+        if trial in seen:
+            continue
+        seen.add(trial)
+        pts = win_points(trial, exposed, out)
+        if pts >= 0:
+            return WIN_VALUE + pts
+        for d in range(n + 1):
+            best = max(best, hard_value(trial[:d] + trial[d + 1 :], exposed, out))
+    return best
+
+
+def lookahead(vals: Sequence[int], exposed: Sequence[Mentsu], out: Outlook) -> float:
+    """Expected Hard value after the next draw from the unseen cards (either way up)."""
+    nxt = [after_draw(vals, exposed, v, out) if out.supply[v] else 0.0 for v in range(12)]
+    total = sum(n for _, _, n in out.unseen)
+    if not total:
+        return hard_value(vals, exposed, out)
+    return sum(n * max(nxt[w], nxt[b]) for w, b, n in out.unseen) / total
+
+
+def hard_pick(hands: list[tuple[list[int], Action]], exposed: list[Mentsu], out: Outlook) -> Action:
+    """Of the candidate hands (each with the move leading to it), the best after a draw.
+
+    Static values shortlist; the shortlist is ranked by the value expected after the
+    next draw, ties by the static value.
+    """
+    scored = sorted(
+        ((hard_value(h, exposed, out), k) for k, (h, _) in enumerate(hands)), reverse=True
+    )
+    short: list[tuple[float, int]] = []
+    kept: set[tuple[int, ...]] = set()
+    for value, k in scored:
+        key = tuple(hands[k][0])
+        if key not in kept:
+            kept.add(key)
+            short.append((value, k))
+        if len(short) == HARD_SHORTLIST:
+            break
+    best = max(short, key=lambda vk: (lookahead(hands[vk[1]][0], exposed, out), vk[0]))
+    return hands[best[1]][1]
+
+
+def hard_turn(situation: Situation, kind: str, hand: list[int], exposed: list[Mentsu]) -> Action:
+    """Hard's rotation, insertion (a win first) or discard."""
+    out = outlook(situation.view, situation.seat)
+    if kind == "rotate":
+        texts = situation.view["hand"]
+        flipped = [code(t[3:]) for t in texts]
+        kept, other = (hard_static(vals, exposed, out) for vals in (hand, flipped))
+        return {"type": "rotate", "flip": other > kept}
+    if kind == "discard":
+        hands = [
+            (hand[:i] + hand[i + 1 :], {"type": "discard", "index": i}) for i in range(len(hand))
+        ]
+        return hard_pick(hands, exposed, out)
+    drawn = faces(situation.view["drawn"])
+    hands = []
+    for action in situation.legal:
+        v = drawn[0] if action["up"] == "W" else drawn[1]
+        trial = hand[: action["index"]] + [v] + hand[action["index"] :]
+        if is_win(trial, exposed):
+            return action
+        hands += [(trial[:d] + trial[d + 1 :], action) for d in range(len(trial))]
+    return hard_pick(hands, exposed, out)
+
+
+def hard_static(vals: list[int], exposed: list[Mentsu], out: Outlook) -> float:
+    """Hard's value of a hand as dealt: after its best discard when it holds one extra."""
+    if len(vals) % 3 == 2:
+        return max(hard_value(vals[:d] + vals[d + 1 :], exposed, out) for d in range(len(vals)))
+    return hard_value(vals, exposed, out)
+
+
+def hard_claim(
+    situation: Situation, calls: list[Action], hand: list[int], exposed: list[Mentsu]
+) -> Action:
+    """Call when the best hand after the call (and its discard) beats the hand now."""
+    out = outlook(situation.view, situation.seat)
+    best: tuple[float, Action] = (hard_value(hand, exposed, out) + CALL_MARGIN, {"type": "pass"})
+    options = faces(situation.view["claim_on"])
+    for action in calls:
+        i = action["index"]
+        rest = hand[:i] + hand[i + 2 :]
+        for v in options:
+            m = mentsu_of(*sorted([*hand[i : i + 2], v]))
+            if m is None:
+                continue
+            melds = [*exposed, m]
+            score = max(hard_value(rest[:d] + rest[d + 1 :], melds, out) for d in range(len(rest)))
+            if score > best[0]:
+                best = (score, action)
+    return best[1]
 
 
 POLICY = ShirokuroJongPolicy()
