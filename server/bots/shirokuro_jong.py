@@ -362,20 +362,73 @@ def hard_value(vals: Sequence[int], exposed: Sequence[Mentsu], out: Outlook) -> 
         return out.cache[key]
     need_m = 2 - len(exposed)
     score = shape_score(vals, need_m, out.supply)
-    if score >= 3.0 * need_m + 0.4:
+    # Every tenpai hand scores at least 3 * need_m - 1.2 as a shape (four pairs: 4.8).
+    waits = wait_mask(vals, need_m) if score >= 3.0 * need_m - 1.5 else 0
+    if waits:
         outs = 0.0
-        tenpai = False
         for v in range(12):
-            pts = max((win_points(h, exposed, out) for _, h in insertions(vals, v)), default=-1)
-            if pts >= 0:
-                tenpai = True
+            if waits >> v & 1:
+                pts = max(win_points(h, exposed, out) for _, h in insertions(vals, v))
                 outs += out.supply[v] * (pts + DENIAL) / (AVERAGE_POINTS + DENIAL)
-        if tenpai:
-            score = 3.0 * need_m + 2.0 + TENPAI_BONUS + outs
+        score = 3.0 * need_m + 2.0 + TENPAI_BONUS + outs
     score += 3.0 * len(exposed)
     score += DORA_BONUS * sum(1 for v in [*vals, *meld_values(exposed)] if v in out.dora)
     out.cache[key] = score
     return score
+
+
+def wait_mask(vals: Sequence[int], need_m: int) -> int:
+    """Bit v set when inserting value v somewhere completes the hand (need_m mentsu + atama).
+
+    A winning insertion completes one block: a single card into an atama, or two
+    adjacent cards into a mentsu (a pair into a Koutsu, a run missing an end or its
+    middle into a Shuntsu); every other card sits in complete blocks. Four pairs count
+    when `need_m` is 2 (a concealed hand). Much cheaper than trying every insertion.
+    """
+    n = len(vals)
+    if n != 3 * need_m + 1:
+        return 0
+    partial = [_completer_mask(vals[i], vals[i + 1]) if i + 1 < n else 0 for i in range(n)]
+    memo: dict[int, int] = {}
+
+    def rest(i: int, m: int, p: int, used: int) -> int:
+        if i == n:
+            return ALL_VALUES if m == need_m and p and used else 0
+        key = ((i * 4 + m) * 2 + p) * 2 + used
+        found = memo.get(key)
+        if found is not None:
+            return found
+        mask = 0
+        if m < need_m and i + 2 < n and (vals[i], vals[i + 1], vals[i + 2]) in MENTSU:
+            mask |= rest(i + 3, m + 1, p, used)
+        if not p and i + 1 < n and vals[i] == vals[i + 1]:
+            mask |= rest(i + 2, m, 1, used)
+        if not used:
+            if m < need_m and partial[i]:
+                mask |= partial[i] & rest(i + 2, m + 1, p, 1)
+            if not p:
+                mask |= (1 << vals[i]) & rest(i + 1, m, 1, 1)
+        memo[key] = mask
+        return mask
+
+    mask = rest(0, 0, 0, 0)
+    if need_m == 2:
+        for j in range(0, n, 2):  # the single card of four pairs sits at an even position
+            pairs = [*range(0, j, 2), *range(j + 1, n, 2)]
+            if all(vals[k] == vals[k + 1] for k in pairs):
+                mask |= 1 << vals[j]
+    return mask
+
+
+ALL_VALUES = (1 << 12) - 1
+
+
+@lru_cache(maxsize=256)
+def _completer_mask(a: int, b: int) -> int:
+    """Bits of the values completing two adjacent cards into a mentsu."""
+    if a // 6 != b // 6:
+        return 0
+    return sum(1 << v for v in _completers(a, b))
 
 
 def _related(a: int, b: int) -> bool:
