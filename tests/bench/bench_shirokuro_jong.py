@@ -8,7 +8,8 @@ per seating, and each level sits in every seat equally often (2 seats: AB and BA
 3 seats: the rotations of ABB and of AAB). A seed's seatings form one block; blocks are
 independent, so the margins (95 %, 1.96 standard errors over blocks) are honest even
 though the seats of one match are not. Prints, per level, the average place (1 best)
-and points per seat, then A minus B, then each level's decision time p99.
+and points per seat, then A minus B, then each level's decision times (wall clock
+and CPU, p99 and max).
 """
 
 from __future__ import annotations
