@@ -310,11 +310,11 @@ async def test_links_one_side_forgot_are_ended_by_the_other_sides_sweep(
     assert b.manager.relay is not None and a.manager.relay is not None
     assert isinstance(forgotten.att, RemoteAttachment) and kept.att is not None
     # As when a detach was lost on the way: B no longer has the link, A still serves it.
-    del b.manager.relay._links[forgotten.att.link]
+    del b.manager.relay.asker.links[forgotten.att.link]
     await a.housekeep()
     await until(lambda: a.manager.stats()["attachments"] == 2)
     # And the other way round: A no longer serves a link B still has.
-    a.manager.relay._served.clear()
+    a.manager.relay.owner.served.clear()
     await b.housekeep()
     assert kept.last["t"] == "closed" and kept.last["code"] == "room_moved"
 
