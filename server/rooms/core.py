@@ -239,10 +239,14 @@ class RoomCore:
         if self.seats[seat].kind != "human" or self.seats[seat].covered == covered:
             return False
         self.seats[seat].covered = covered
+        self.seat_changed(seat, wall)
+        return True
+
+    def seat_changed(self, seat: int, wall: float) -> None:
+        """Who plays `seat` changed: drop its CPU plan and plan afresh for CPU seats."""
         self.pending.pop(seat, None)
         if self.status == "playing":
             self._plan(self.now(wall), replan=False)
-        return True
 
     def _after_change(self, events: list[Event], t: int) -> None:
         self.events.extend(events)
@@ -361,4 +365,5 @@ def summary_of(
         "version": version,
         "seats": [{"kind": s["kind"], "name": s["name"], "covered": s["covered"]} for s in seats],
         "open_seats": sum(1 for s in seats if s["kind"] == "open"),
+        "cover_after_ms": settings.get("cover_after_ms"),
     }

@@ -45,9 +45,11 @@ from server.games import registry
 from server.games.contract import DIFFICULTIES, Game, IllegalAction
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.errors import RoomError
+from server.rooms.names import ROOM_NAME_MAX, clean_name, clean_text
 from server.rooms.relay import REQUEST_TIMEOUT_S, Handed, Relay, RemoteAttachment
 from server.rooms.room import Attachment, Listener, Room, RoomSettings, summary_of_blob
 from server.rooms.seats import Seat, hash_token, new_code, new_token, normalize_code
+from server.rooms.your_rooms import MAX_ENTRIES, seat_status
 from server.store.bus import Bus
 from server.store.store import RoomExists, Store
 
@@ -172,6 +174,7 @@ class RoomManager:
         if difficulty not in DIFFICULTIES:
             raise RoomError("bad_option", f"difficulty must be one of {list(DIFFICULTIES)}")
         token = new_token()
+        host_name = clean_name(host_name)
         seat_list = []
         for kind in seats:
             if kind == "host":
@@ -185,7 +188,7 @@ class RoomManager:
             seed=secrets.randbits(62) if seed is None else seed,
             host=host,
             public=bool(public),
-            name=str(name)[:80],
+            name=clean_text(name, ROOM_NAME_MAX),
             difficulty=difficulty,
             cover_after_ms=cover_after_ms,
         )
@@ -207,8 +210,34 @@ class RoomManager:
     async def take_seat(self, code: str, seat: int | None, name: str = "") -> tuple[int, str]:
         """Take an open seat (`None`: the first open one); returns (seat, token)."""
         token = new_token()
-        taken = await self._call(code, "take_seat", seat, str(name)[:40], hash_token(token))
+        taken = await self._call(code, "take_seat", seat, clean_name(name), hash_token(token))
         return taken, token
+
+    async def leave_seat(self, code: str, token: str) -> int:
+        """Give up a seat: open again in the lobby, a CPU's during or after a match.
+
+        Connections holding it are closed ("closed" with code seat_left). Returns the seat.
+        """
+        return int(await self._call(code, "leave", hash_token(token)))
+
+    async def take_back_seat(self, code: str, token: str) -> int:
+        """Play one's seat again at once, after a CPU covered it; returns the seat."""
+        return int(await self._call(code, "take_back", hash_token(token)))
+
+    async def rename_seat(self, code: str, token: str, name: str) -> int:
+        """Change the display name at one's seat (cleaned); returns the seat."""
+        return int(await self._call(code, "rename", hash_token(token), clean_name(name)))
+
+    async def reissue_seat(self, code: str, host_token: str, seat: int) -> str:
+        """The host gives a human seat a new token (returned); the old one stops working
+        and connections holding it are closed ("closed" with code seat_reissued)."""
+        token = new_token()
+        await self._call(code, "reissue", hash_token(host_token), seat, hash_token(token))
+        return token
+
+    async def hand_to_cpu(self, code: str, host_token: str, seat: int) -> None:
+        """The host has a CPU play a human seat at once (until its human moves again)."""
+        await self._call(code, "hand_to_cpu", hash_token(host_token), seat)
 
     async def start_match(self, code: str, token: str) -> None:
         """Start the match (host only): every still-open seat becomes a CPU."""
@@ -224,6 +253,18 @@ class RoomManager:
         if stored is None:
             raise RoomError("room_not_found", f"no room {code}")
         return {"code": code, **summary_of_blob(stored.blob, stored.version)}
+
+    async def your_rooms(self, held: list[tuple[str, str]]) -> list[dict[str, Any]]:
+        """For each (code, token) a browser holds: the room's state for that seat (see
+        `your_rooms.seat_status`), in the order asked; at most `MAX_ENTRIES`."""
+        if len(held) > MAX_ENTRIES:
+            raise RoomError("bad_request", f"ask about at most {MAX_ENTRIES} seats at once")
+        codes = [normalize_code(code) for code, _ in held]
+        stored = await asyncio.gather(*(self.store.load(code) for code in codes))
+        return [
+            seat_status(room, code, token, self._game)
+            for room, code, (_, token) in zip(stored, codes, held, strict=True)
+        ]
 
     async def public_rooms(self) -> list[dict[str, Any]]:
         """Summaries of the public rooms that are waiting for players."""

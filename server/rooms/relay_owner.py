@@ -29,7 +29,9 @@ from server.rooms.relay_wire import MOVED, Send
 from server.rooms.room import Attachment, Room
 
 # What an asker may have an owner's room do for it outside a link.
-ROOM_CALLS = frozenset({"take_seat", "start"})
+ROOM_CALLS = frozenset(
+    {"take_seat", "start", "leave", "take_back", "rename", "reissue", "hand_to_cpu"}
+)
 # What the owner did with a room an asker may take: stopped it for that asker now
 # ("given"), found it already stopping ("gone"), or kept it (None: serve a link).
 Handed = Literal["given", "gone"] | None

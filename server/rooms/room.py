@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.games.contract import Action
+from server.rooms import seat_admin
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.core import RoomCore, RoomSettings, summary_of
 from server.rooms.errors import RoomError
@@ -238,6 +239,44 @@ class Room:
         self.core.start(token_hash, now)
         self._dirty = self._announce = self._listing = True
 
+    def _on_leave(self, now: float, token_hash: str) -> int:
+        seat = seat_admin.leave(self.core, token_hash, now)
+        self._away_since.pop(seat, None)
+        self._revoke(seat, "seat_left")
+        self._dirty = self._announce = self._listing = True
+        return seat
+
+    def _on_take_back(self, now: float, token_hash: str) -> int:
+        seat = seat_admin.take_back(self.core, token_hash, now)
+        self._dirty = self._announce = True
+        return seat
+
+    def _on_rename(self, now: float, token_hash: str, name: str) -> int:
+        seat = seat_admin.rename(self.core, token_hash, name)
+        self._dirty = self._announce = self._listing = True
+        return seat
+
+    def _on_reissue(self, now: float, host_hash: str, seat: int, new_hash: str) -> int:
+        target = seat_admin.reissue(self.core, host_hash, seat, new_hash)
+        self._revoke(target, "seat_reissued")
+        self._dirty = self._announce = True
+        return target
+
+    def _on_hand_to_cpu(self, now: float, host_hash: str, seat: int) -> int:
+        target = seat_admin.hand_to_cpu(self.core, host_hash, seat, now)
+        self._dirty = self._announce = True
+        return target
+
+    def _revoke(self, seat: int, reason: str) -> None:
+        """Close every attachment holding `seat`: its token no longer holds it."""
+        message = {"t": "closed", "code": reason, "message": "this seat's token no longer works"}
+        for att in [a for a in self.attachments if seat in a.seats]:
+            self.attachments.remove(att)
+            att.detached = True
+            _deliver(att, message)
+        if not self.attachments and self.idle_since is None:
+            self.idle_since = self.clock.now()
+
     def _on_attach(self, now: float, token_hashes: list[str], listener: Listener) -> Attachment:
         seats = []
         for token_hash in token_hashes:
@@ -288,6 +327,10 @@ class Room:
         if seat not in att.seats:
             raise RoomError("not_your_seat", f"this connection does not hold seat {seat}")
         att.shown_version = max(att.shown_version, self.core.version)
+        if self.core.seats[seat].covered and self.core.status == "playing":
+            # The human is back: their move, not the CPU's planned one, is played.
+            seat_admin.take_back(self.core, self.core.seats[seat].token_hash, now)
+            self._dirty = self._announce = True
         result, applied = self.core.move(seat, seq, action, now)
         if applied:
             self.moves += 1
@@ -306,7 +349,7 @@ class Room:
                 continue
             if i in present:
                 self._away_since.pop(i, None)
-                if core.set_covered(i, False, now):
+                if not seat.handed and core.set_covered(i, False, now):
                     self._dirty = self._announce = True
             else:
                 since = self._away_since.setdefault(i, now)
@@ -418,8 +461,7 @@ class Room:
     def _publish(self) -> None:
         core = self.core
         events, core.events = core.events, []
-        connected = {s for a in self.attachments for s in a.seats}
-        seats = [seat.public(i in connected) for i, seat in enumerate(core.seats)]
+        seats = self.public_seats()
         room = {
             "code": self.code,
             "game": core.settings.game_id,
@@ -429,6 +471,7 @@ class Room:
             "running": core.run_since is not None,
             "game_ms": core.now(self.clock.now()),
             "host": core.settings.host,
+            "cover_after_ms": core.settings.cover_after_ms,
         }
         built: dict[tuple[int, ...], dict[str, Any]] = {}
         for att in list(self.attachments):
@@ -438,6 +481,30 @@ class Room:
                 built[att.seats] = message
             ack = self._acks.get(att)
             _deliver(att, message if ack is None else {**message, "ack": ack})
+
+    def public_seats(self) -> list[dict[str, Any]]:
+        """Every seat as all views show it: name, host mark, presence (see `Seat.public`)."""
+        core, now = self.core, self.clock.now()
+        connected = {s for a in self.attachments for s in a.seats}
+        present = {s for a in self.attachments if a.is_visible for s in a.seats}
+        cover = core.settings.cover_after_ms
+        seats = []
+        for i, seat in enumerate(core.seats):
+            since = self._away_since.get(i)
+            away_ms = None if since is None else int(now - since)
+            cover_in = None
+            if away_ms is not None and cover is not None and core.status == "playing":
+                cover_in = max(0, int(cover - away_ms))
+            seats.append(
+                seat.public(
+                    i in connected,
+                    host=i == core.settings.host,
+                    present=i in present,
+                    away_ms=away_ms,
+                    cover_in_ms=cover_in,
+                )
+            )
+        return seats
 
     def message_for(
         self,

@@ -43,13 +43,18 @@ def hash_token(token: str) -> str:
 
 @dataclass
 class Seat:
-    """One seat: `kind` is human, cpu or open; `covered` means a CPU plays for an away human."""
+    """One seat: `kind` is human, cpu or open; `covered` means a CPU plays for a human.
+
+    A CPU covers a human who is away (until they return) or whose seat the host `handed`
+    to it (until the human moves or takes the seat back).
+    """
 
     kind: str = "open"
     name: str = ""
     token_hash: str = ""
     difficulty: str = "normal"
     covered: bool = False
+    handed: bool = False
 
     def dump(self) -> dict[str, Any]:
         """Plain data for the saved room (the token only as its digest)."""
@@ -59,19 +64,50 @@ class Seat:
             "token": self.token_hash,
             "difficulty": self.difficulty,
             "covered": self.covered,
+            "handed": self.handed,
         }
 
     @classmethod
     def load(cls, data: dict[str, Any]) -> Seat:
         """The seat `dump` produced."""
-        return cls(data["kind"], data["name"], data["token"], data["difficulty"], data["covered"])
+        return cls(
+            data["kind"],
+            data["name"],
+            data["token"],
+            data["difficulty"],
+            data["covered"],
+            data.get("handed", False),  # saves from before hand-overs have none
+        )
 
-    def public(self, connected: bool) -> dict[str, Any]:
-        """What every view says about this seat."""
+    def public(
+        self,
+        connected: bool,
+        *,
+        host: bool = False,
+        present: bool = False,
+        away_ms: int | None = None,
+        cover_in_ms: int | None = None,
+    ) -> dict[str, Any]:
+        """What every view says about this seat.
+
+        `connected`: some connection holds it; `present`: one of them shows the board.
+        A human seat's `presence` is "covered" (a CPU plays for them), "connected" or
+        "away" (`away_ms` so far; `cover_in_ms` until a CPU covers them, None when the
+        room waits); other seats have none.
+        """
+        presence = None
+        if self.kind == "human":
+            presence = "covered" if self.covered else "connected" if present else "away"
+        away = presence != "connected" and self.kind == "human"
         return {
             "kind": self.kind,
             "name": self.name,
+            "host": host,
             "difficulty": self.difficulty if self.kind == "cpu" or self.covered else None,
             "covered": self.covered,
+            "handed": self.handed,
             "connected": connected,
+            "presence": presence,
+            "away_ms": away_ms if away else None,
+            "cover_in_ms": cover_in_ms if presence == "away" else None,
         }

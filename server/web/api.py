@@ -76,6 +76,24 @@ def field(data: dict[str, Any], name: str, kind: type, default: Any = ...) -> An
     return value
 
 
+# The create-room option `cover_after_s`: how long a human may be away before a CPU
+# plays for them (live play: a minute), or "wait" (the table waits for them).
+COVER_DEFAULT_S = 60
+COVER_MAX_S = 24 * 3600
+
+
+def cover_after_ms(data: dict[str, Any]) -> int | None:
+    """The create-room body's `cover_after_s` as milliseconds; None for "wait"."""
+    value = data.get("cover_after_s", COVER_DEFAULT_S)
+    if value == "wait":
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= COVER_MAX_S:
+        raise RoomError(
+            "bad_option", f'cover_after_s must be "wait" or whole seconds from 1 to {COVER_MAX_S}'
+        )
+    return value * 1000
+
+
 Handler = Callable[[Request], Awaitable[Response]]
 
 
@@ -118,6 +136,7 @@ async def create_room(request: Request) -> Response:
         public=field(data, "public", bool, False),
         name=field(data, "name", str, ""),
         host_name=field(data, "host_name", str, ""),
+        cover_after_ms=cover_after_ms(data),
     )
     return JSONResponse({"code": code, "seat": seat, "token": token}, 201)
 

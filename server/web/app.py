@@ -28,7 +28,7 @@ from server.rooms.manager import LEASE_MS, RoomManager
 from server.store.bus import Bus, MemoryBus
 from server.store.memory_store import MemoryStore
 from server.store.store import Store
-from server.web import api, ws
+from server.web import api, seats_api, ws
 from server.web.limits import Limits
 from server.web.services import Services
 
@@ -109,6 +109,7 @@ def create_app(
 
     routes = [
         *api.routes,
+        *seats_api.routes,
         WebSocketRoute("/ws", ws.play),
     ]
     if STATIC_DIR.is_dir():

@@ -29,7 +29,12 @@ from server.web.services import Services
 # server_shutdown, ...) is passing, so the client is told to try again later.
 ATTACH_CLOSE = {"room_not_found": Close.ROOM_NOT_FOUND, "bad_token": Close.BAD_TOKEN}
 # Close code when the room stops running here ({"t": "closed"} from the room).
-ROOM_CLOSED = {"server_shutdown": Close.SERVICE_RESTART}
+# A seat left or given a new token (by the host) closes its connections for good.
+ROOM_CLOSED = {
+    "server_shutdown": Close.SERVICE_RESTART,
+    "seat_left": Close.BAD_TOKEN,
+    "seat_reissued": Close.BAD_TOKEN,
+}
 
 
 class Outbox:

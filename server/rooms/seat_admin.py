@@ -1,0 +1,84 @@
+"""What players and the host do with seats besides playing: leave, take a seat back
+from the CPU, rename, and the host's re-issue of a seat link and hand-over to a CPU.
+
+Each function changes a `RoomCore` (the room actor saves and announces) and raises
+RoomError on refusal, changing nothing. Tokens arrive as digests only.
+"""
+
+from __future__ import annotations
+
+from server.rooms.core import RoomCore
+from server.rooms.errors import RoomError
+from server.rooms.names import clean_name
+from server.rooms.seats import Seat
+
+
+def holder(core: RoomCore, token_hash: str) -> int:
+    """The human seat of this token digest; bad_token if none."""
+    seat = core.seat_of(token_hash)
+    if seat is None:
+        raise RoomError("bad_token", "that seat token does not belong to this room")
+    return seat
+
+
+def host_target(core: RoomCore, token_hash: str, seat: object) -> int:
+    """Check a host request about `seat` (a human seat); returns the seat."""
+    if core.seat_of(token_hash) != core.settings.host:
+        raise RoomError("not_host", "only the host can do that")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < len(core.seats):
+        raise RoomError("bad_seat", "no such seat")
+    if core.seats[seat].kind != "human":
+        raise RoomError("bad_seat", f"seat {seat} has no human player")
+    return seat
+
+
+def leave(core: RoomCore, token_hash: str, wall: float) -> int:
+    """The token's holder leaves: in the lobby the seat opens again, otherwise a CPU
+    plays it from now on. The host's role passes to the lowest other human seat."""
+    seat = holder(core, token_hash)
+    old = core.seats[seat]
+    if core.status == "lobby":
+        core.seats[seat] = Seat("open", "", "", core.settings.difficulty)
+    else:
+        core.seats[seat] = Seat("cpu", "", "", old.difficulty)
+        core.seat_changed(seat, wall)
+    if core.settings.host == seat:
+        humans = [i for i, s in enumerate(core.seats) if s.kind == "human"]
+        if humans:
+            core.settings.host = humans[0]
+    core.events.append({"type": "seat_left", "seat": seat})
+    return seat
+
+
+def take_back(core: RoomCore, token_hash: str, wall: float) -> int:
+    """The holder plays their seat again (the CPU covering it stops at once)."""
+    seat = holder(core, token_hash)
+    core.seats[seat].handed = False
+    core.set_covered(seat, False, wall)
+    return seat
+
+
+def rename(core: RoomCore, token_hash: str, name: object) -> int:
+    """The holder's seat gets a new display name (cleaned)."""
+    seat = holder(core, token_hash)
+    core.seats[seat].name = clean_name(name)
+    return seat
+
+
+def reissue(core: RoomCore, host_hash: str, seat: object, new_hash: str) -> int:
+    """The host gives a human seat a new token; the old one stops working."""
+    target = host_target(core, host_hash, seat)
+    core.seats[target].token_hash = new_hash
+    return target
+
+
+def hand_to_cpu(core: RoomCore, host_hash: str, seat: object, wall: float) -> int:
+    """The host has a CPU play a human seat now, until that human moves or takes it back."""
+    target = host_target(core, host_hash, seat)
+    if core.status != "playing":
+        code = "match_over" if core.status == "over" else "not_started"
+        raise RoomError(code, "a CPU can only take over a seat during a match")
+    core.seats[target].handed = True
+    if core.set_covered(target, True, wall):
+        core.events.append({"type": "seat_handed", "seat": target})
+    return target
