@@ -1,12 +1,16 @@
 """Browser fixtures: a real `zashiki serve` process on a free port (against the suite's
 real Redis) and real headless Chromium driven by Playwright.
 
-Chromium is Debian's (`/usr/bin/chromium`, or CHROMIUM_PATH); Playwright's own browser
-download is not used. Screenshots go to `artifacts/screenshots/` for people to look at.
+Chromium is Debian's (`/usr/bin/chromium`, or the one CHROMIUM_PATH names); Playwright's
+own browser download is not used. Without Chromium or Playwright every browser module is
+skipped with one line saying how to get them (failed instead with ZASHIKI_REQUIRE_BROWSER=1).
+Screenshots go to `artifacts/screenshots/` for people to look at.
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import os
 import shutil
 import subprocess
@@ -17,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import free_port, stop_process, wait_for_port
+from tests.optional import UnavailableModule
 
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
 CHROMIUM_FLAGS = [
@@ -31,8 +36,50 @@ CHROMIUM_FLAGS = [
 
 
 def chromium_path() -> str | None:
-    """Debian's Chromium, or the one CHROMIUM_PATH names."""
-    return os.environ.get("CHROMIUM_PATH") or shutil.which("chromium")
+    """Debian's Chromium, or the one CHROMIUM_PATH names; None if it is not there."""
+    given = os.environ.get("CHROMIUM_PATH")
+    path = given if given else shutil.which("chromium")
+    return path if path and os.access(path, os.X_OK) else None
+
+
+@functools.cache
+def browser_missing() -> str | None:
+    """Why the browser tests cannot run here (one line with how to fix it), or None."""
+    if importlib.util.find_spec("playwright") is None:
+        return "browser tests need Playwright: python3 -m pip install -e '.[test]'"
+    if chromium_path() is None:
+        return (
+            "browser tests need Chromium: apt-get install chromium fonts-ipafont-gothic "
+            "(bash .ci/run does), or set CHROMIUM_PATH"
+        )
+    return None
+
+
+class BrowserModuleSkipped(UnavailableModule):
+    """A browser test module on a machine without Chromium or Playwright."""
+
+    require_variable = "ZASHIKI_REQUIRE_BROWSER"
+
+
+def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> object:
+    """Every browser module is skipped at once, before it imports Playwright, when the
+    browser cannot run here."""
+    reason = browser_missing()
+    if reason is None:
+        return None
+    module = BrowserModuleSkipped.from_parent(parent, path=module_path)
+    module.reason = reason
+    return module
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collect_file(file_path: Path, parent: pytest.Collector):  # type: ignore[no-untyped-def]
+    """Without a browser, only the skipping modules: --doctest-modules would otherwise
+    import every browser module (and Playwright with it)."""
+    collectors = yield
+    if browser_missing() is None:
+        return collectors
+    return [c for c in collectors if isinstance(c, BrowserModuleSkipped)]
 
 
 @pytest.fixture(scope="session")
@@ -72,11 +119,7 @@ def browser() -> Iterator[object]:
     in the main thread, and every asyncio test collected after it would fail.
     """
     path = chromium_path()
-    if path is None:
-        pytest.fail(
-            "Chromium is missing: install Debian's chromium (.ci/run does) or set CHROMIUM_PATH",
-            pytrace=False,
-        )
+    assert path is not None, "collection skips the browser modules without Chromium"
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
