@@ -146,6 +146,12 @@ async def public_rooms(request: Request) -> Response:
     return JSONResponse({"rooms": await request.app.state.services.manager.public_rooms()})
 
 
+async def rooms(request: Request) -> Response:
+    """POST creates a room, GET lists public ones: one route, so that a wrong method's 405
+    names both in its Allow header."""
+    return await (create_room if request.method == "POST" else public_rooms)(request)
+
+
 async def room_summary(request: Request) -> Response:
     """A room's public summary."""
     code = request.path_params["code"]
@@ -194,8 +200,7 @@ async def metrics(request: Request) -> Response:
 
 routes = [
     Route("/api/games", translated(list_games), methods=["GET"]),
-    Route("/api/rooms", translated(create_room), methods=["POST"]),
-    Route("/api/rooms", translated(public_rooms), methods=["GET"]),
+    Route("/api/rooms", translated(rooms), methods=["GET", "POST"]),
     Route("/api/rooms/{code}", translated(room_summary), methods=["GET"]),
     Route("/api/rooms/{code}/seats", translated(take_seat), methods=["POST"]),
     Route("/api/rooms/{code}/start", translated(start_match), methods=["POST"]),

@@ -20,15 +20,16 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
-from starlette.routing import Mount, WebSocketRoute
+from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from server.rooms.clock import RealClock
 from server.rooms.manager import LEASE_MS, RoomManager
 from server.store.bus import Bus, MemoryBus
 from server.store.memory_store import MemoryStore
 from server.store.store import Store
-from server.web import api, seats_api, ws
+from server.web import api, openapi, seats_api, ws
 from server.web.limits import Limits
 from server.web.services import Services
 
@@ -40,6 +41,18 @@ log = logging.getLogger("zashiki")
 # all; garbage cycles (closed connections) still trigger them as they pile up.
 GC_THRESHOLDS = (20_000, 20, 10)
 STATIC_DIR = Path(__file__).resolve().parents[2] / "client" / "web"
+
+
+class ClientMount(Mount):
+    """The browser client's files, mounted at / but never answering for /api/...: there a
+    wrong method gets the API route's own 405 (with its Allow header) and an unknown path
+    a 404, instead of the static files' "GET, HEAD"."""
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        """No match under /api/; elsewhere as a Mount."""
+        if scope["type"] == "http" and scope["path"].startswith("/api/"):
+            return Match.NONE, {}
+        return super().matches(scope)
 
 
 def describe_store(redis_url: str | None) -> str:
@@ -110,8 +123,9 @@ def create_app(
     routes = [
         *api.routes,
         *seats_api.routes,
+        Route("/openapi.json", openapi.openapi_json, methods=["GET"]),
         WebSocketRoute("/ws", ws.play),
     ]
     if STATIC_DIR.is_dir():
-        routes.append(Mount("/", StaticFiles(directory=STATIC_DIR, html=True), name="client"))
+        routes.append(ClientMount("/", StaticFiles(directory=STATIC_DIR, html=True), name="client"))
     return Starlette(routes=routes, lifespan=lifespan)
