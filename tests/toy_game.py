@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 from server.games.contract import Game, IllegalAction
@@ -23,7 +24,9 @@ class ToyGame(Game):
     def __init__(self, leak: bool = False) -> None:
         self.leak = leak
 
-    def new(self, seats: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
+    def new(
+        self, seats: int, options: dict[str, Any], seed: int, cpu_seats: Sequence[int] = ()
+    ) -> dict[str, Any]:
         rng = Rng.from_seed(seed)
         deck = list(range(1, 13))
         rng.shuffle(deck)

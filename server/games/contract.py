@@ -7,6 +7,7 @@ State is whatever object the engine likes; it only leaves the engine through `vi
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,9 +100,14 @@ class Game:
             resolved[name] = value
         return resolved
 
-    def check_options(self, options: dict[str, Any], seats: int) -> None:
+    def check_options(
+        self, options: dict[str, Any], seats: int, cpu_seats: Sequence[int] = ()
+    ) -> None:
         """Refuse resolved `options` a match of `seats` seats cannot use (a per-seat
-        choice past its last seat) with IllegalAction("bad_option")."""
+        choice past its last seat) with IllegalAction("bad_option").
+
+        `cpu_seats` are the seats a CPU plays, for games whose options may name only
+        human seats."""
         for opt in self.options:
             allowed = opt.choices_for(seats)
             if opt.per_seat and not _among(options[opt.name], allowed):
@@ -121,8 +127,14 @@ class Game:
         }
 
     # -- the contract ----------------------------------------------------------------
-    def new(self, seats: int, options: dict[str, Any], seed: int) -> Any:
-        """A fresh match for `seats` seats; all randomness comes from `seed`."""
+    def new(
+        self, seats: int, options: dict[str, Any], seed: int, cpu_seats: Sequence[int] = ()
+    ) -> Any:
+        """A fresh match for `seats` seats; all randomness comes from `seed`.
+
+        `cpu_seats` are the seats a CPU plays from the start (most games ignore it; a
+        game may refuse options with it or tell automatic input from a human's).
+        """
         raise NotImplementedError
 
     def actions(self, state: Any, seat: int) -> list[Action]:

@@ -22,6 +22,7 @@ keeps the finished rounds in ``"history"`` and the last trick in ``"last_trick"`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from server.games.contract import Action, Event, Game, IllegalAction, Option, View
@@ -128,7 +129,9 @@ class Junocos(Game):
     )
 
     # -- setup -----------------------------------------------------------------------
-    def new(self, seats: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
+    def new(
+        self, seats: int, options: dict[str, Any], seed: int, cpu_seats: Sequence[int] = ()
+    ) -> dict[str, Any]:
         """A fresh match; round 0 is dealt with seat 0 holding the start marker."""
         if seats not in ROW_SIZE:
             raise IllegalAction("bad_seats", "Junocos is for 3 or 4 players")

@@ -16,6 +16,7 @@ reaction table (per difficulty, from the rules text) the CPU policy reads too.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from server.games import cards
@@ -97,9 +98,13 @@ class Usunoro(Game):
     options = (
         Option("direction", "next", ("next", "previous"), "pass to seat+1 or seat-1 (U1)"),
         Option("length", "standard", ("standard", "short"), "4 penalties end it, or 1"),
-        Option("open_hands", [], (), "seats whose hands everyone sees (same-device play)"),
+        Option(
+            "open_hands", [], (), "human seats whose hands everyone sees (same-device play; U13)"
+        ),
         Option("mark_timeout_ms", 30000, (), "auto-mark unmarked seats after this (U2)"),
-        Option("idle_void_ms", 120000, (), "void a passing round idle this long (U7)"),
+        Option(
+            "idle_void_ms", 120000, (), "void a passing round no human touched this long (U7, U13)"
+        ),
     )
 
     # -- options and setup -------------------------------------------------------------
@@ -111,13 +116,31 @@ class Usunoro(Game):
             resolved[name] = _millis(name, resolved[name])
         return resolved
 
-    def new(self, seats: int, options: dict[str, Any], seed: int) -> State:
-        """A fresh match with its first hand dealt and shown at game time 0."""
+    def check_options(
+        self, options: dict[str, Any], seats: int, cpu_seats: Sequence[int] = ()
+    ) -> None:
+        """U13: `open_hands` lists human seats only (a CPU's hand stays hidden)."""
+        super().check_options(options, seats, cpu_seats)
+        cpus = sorted(set(options["open_hands"]) & set(cpu_seats))
+        if cpus:
+            raise IllegalAction("bad_option", f"open_hands may list human seats only, not {cpus}")
+
+    def new(
+        self, seats: int, options: dict[str, Any], seed: int, cpu_seats: Sequence[int] = ()
+    ) -> State:
+        """A fresh match with its first hand dealt and shown at game time 0.
+
+        `cpu_seats` are the CPU-played seats: their input does not hold off the idle void
+        (U13), and `open_hands` may not name them.
+        """
         if seats != SEATS:
             raise IllegalAction("bad_seats", "Usunoro is played by exactly 4 seats")
+        resolved = self.resolve_options(options)
+        self.check_options(resolved, seats, cpu_seats)
         state: State = {
             "seats": SEATS,
-            "options": self.resolve_options(options),
+            "options": resolved,
+            "cpu_seats": sorted(set(cpu_seats)),
             "rng": Rng.from_seed(seed).state,
             "round": 0,
             "penalties": [0] * SEATS,
@@ -208,7 +231,7 @@ class Usunoro(Game):
             raise IllegalAction("already_marked", "that card is already marked")
         was_marked = state["marks"][seat] is not None
         state["marks"][seat] = card
-        state["active_at"] = now
+        self._human_input(state, seat, now)
         events: list[Event] = [] if was_marked else [{"type": "marked", "seat": seat}]
         if all(m is not None for m in state["marks"]):
             events += self._exchange(state, now)
@@ -220,7 +243,7 @@ class Usunoro(Game):
         if state["marks"][seat] is None:
             raise IllegalAction("not_marked", "no card is marked")
         state["marks"][seat] = None
-        state["active_at"] = now
+        self._human_input(state, seat, now)
         return [{"type": "unmarked", "seat": seat}]
 
     def _exchange(self, state: State, now: int) -> list[Event]:
@@ -241,8 +264,14 @@ class Usunoro(Game):
         if state["exchanges"] >= EXCHANGE_CAP:
             return events + self._void(state, "exchange_cap")
         state["hand_seq"] += 1
-        state["hand_at"] = state["active_at"] = now
+        state["hand_at"] = now
         return events + [{"type": "hand_shown"}]
+
+    @staticmethod
+    def _human_input(state: State, seat: int, now: int) -> None:
+        """U13: only a human seat's input restarts the idle void (not CPU or auto marks)."""
+        if seat not in state.get("cpu_seats", ()):
+            state["active_at"] = now
 
     def _grab(self, state: State, seat: int, now: int) -> list[Event]:
         """Spec item 10, judged on the hand as it stands now (U4, U5, U8)."""
@@ -360,7 +389,9 @@ class Usunoro(Game):
         """Per "Hidden information": own cards and mark, public table, open hands.
 
         Built for every seat after every move, so `visible_hands` and `_match_over` are
-        inlined here.
+        inlined here. Rule timers a player sees as countdowns (U13), in game ms:
+        `mark_deadline` (the marking timeout, U2), `idle_deadline` (the idle void, U7) and
+        `void_at` (the race void, U6); None while not running.
         """
         options, hands, marks = state["options"], state["hands"], state["marks"]
         mine = seat is not None and 0 <= seat < SEATS
@@ -375,6 +406,12 @@ class Usunoro(Game):
             shown_marks = [m if s == seat or s in open_hands else None for s, m in enumerate(marks)]
         limit = PENALTY_LIMIT[options["length"]]
         penalties = state["penalties"]
+        mark_deadline = idle_deadline = None
+        if state["phase"] == PASSING:
+            if options["mark_timeout_ms"]:
+                mark_deadline = state["hand_at"] + options["mark_timeout_ms"]
+            if options["idle_void_ms"]:
+                idle_deadline = state["active_at"] + options["idle_void_ms"]
         return {
             "seat": seat if mine else None,
             "round": state["round"],
@@ -399,6 +436,8 @@ class Usunoro(Game):
             "tie_order": list(state["tie_order"]),
             "void_at": state["void_at"],
             "deadline": self.deadline(state),
+            "mark_deadline": mark_deadline,
+            "idle_deadline": idle_deadline,
             "result": dict(state["result"]) if state["result"] else None,
             "match_over": max(penalties) >= limit,
             "timing": {d: {k: [*w] for k, w in t} for d, t in _TIMING_ITEMS},
@@ -438,6 +477,7 @@ class Usunoro(Game):
         """Plain data: lists copied so the dump never aliases the live state."""
         data = dict(state)
         data["options"] = {**state["options"], "open_hands": list(state["options"]["open_hands"])}
+        data["cpu_seats"] = list(state.get("cpu_seats", ()))
         for key in ("penalties", "marks", "sent", "received", "taken", "tie_order"):
             data[key] = list(state[key])
         data["hands"] = [list(h) for h in state["hands"]]

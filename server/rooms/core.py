@@ -25,8 +25,9 @@ from server.rooms.seats import Seat
 # Engine events after which every CPU decides afresh: a new hand is on the table, or
 # the race began (the follow-up clock starts when the first grab becomes visible).
 REPLAN_EVENTS = frozenset({"hand_shown", "first_grab"})
-# Engine events after which the clock waits until humans have seen the board.
-GATE_EVENTS = frozenset({"hand_shown"})
+# Engine events after which the clock waits until humans have seen the board (U13: the
+# follow-up clock starts once the first grab has been shown).
+GATE_EVENTS = frozenset({"hand_shown", "first_grab"})
 
 
 def match_seed(room_seed: int, match: int) -> int:
@@ -169,9 +170,13 @@ class RoomCore:
                 seat.kind = "cpu"
         n, options = len(self.seats), self.settings.options
         seed = match_seed(self.settings.seed, self.match)
-        self.state = self.game.new(n, options, seed)
+        cpus = [i for i, seat in enumerate(self.seats) if seat.kind == "cpu"]
+        try:
+            self.state = self.game.new(n, options, seed, cpu_seats=cpus)
+        except IllegalAction as exc:  # e.g. an option naming a seat that became a CPU
+            raise RoomError("bad_option", exc.message) from None
         self.status = "playing"
-        self.log.append({"k": "start", "n": n, "options": options, "seed": seed})
+        self.log.append({"k": "start", "n": n, "options": options, "seed": seed, "cpu": cpus})
         self.events.append({"type": "match_started", "match": self.match})
         self.gate_wanted = True
         self._plan(self.now(wall), replan=True)

@@ -162,7 +162,7 @@ class RoomManager:
         game = self._game(game_id)
         try:
             resolved = game.resolve_options(options)
-            game.check_options(resolved, len(seats))
+            game.check_options(resolved, len(seats), [i for i, k in enumerate(seats) if k == "cpu"])
         except IllegalAction as exc:
             raise RoomError("bad_option", exc.message) from None
         if not game.min_seats <= len(seats) <= game.max_seats:

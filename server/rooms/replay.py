@@ -1,6 +1,7 @@
 """Rebuild a room's latest match from its move log (the store's log of a room).
 
-The log holds every engine input in order: {"k": "start", "n", "options", "seed"},
+The log holds every engine input in order: {"k": "start", "n", "options", "seed", "cpu"}
+(cpu: the CPU seats, absent in older logs),
 then moves {"k": "m", "s": seat, "a": action, "t": game ms} and rule-timer firings
 {"k": "x", "t": game ms}. A room plays matches one after another ("play again"), so a
 start entry later in the log begins a new match: a fresh state from that entry's own
@@ -22,7 +23,9 @@ def replay(game: Game, log: list[dict[str, Any]]) -> Any:
     state: Any = None
     for entry in log:
         if entry["k"] == "start":
-            state = game.new(entry["n"], entry["options"], entry["seed"])
+            state = game.new(
+                entry["n"], entry["options"], entry["seed"], cpu_seats=entry.get("cpu", ())
+            )
         elif entry["k"] == "m":
             game.apply(state, entry["s"], entry["a"], entry["t"])
         elif entry["k"] == "x":

@@ -2,7 +2,8 @@
 
 The transcript was recorded by `record` below: seats 1-3 are CPUs (easy, normal, hard)
 and seat 0 is an idle human who never marks (the marking timeout marks for it) but grabs
-like a hard CPU. The test replays the recorded inputs and checks every event, the
+like a hard CPU. Regenerated for RULINGS U13 (2026-12-01): the engine is told seats 1-3
+are CPUs, so their marks no longer hold off the idle void. The test replays the recorded inputs and checks every event, the
 outcome and the final dump. Regenerate only on purpose, with
     ZASHIKI_REGEN_GOLDEN=1 python -m pytest tests/games/test_usunoro_golden.py
 """
@@ -19,12 +20,14 @@ from tests.games.golden import golden as stored
 
 SEED = 2026
 OPTIONS: dict[str, Any] = {}
+CPU_SEATS = [1, 2, 3]
 DIFFICULTIES = ["hard", "easy", "normal", "hard"]
 
 
 def test_golden_usunoro_match_replays_identically() -> None:
     golden = stored("usunoro_match.json", lambda: record(SEED), layout="compact")
-    state = GAME.new(4, GAME.resolve_options(golden["options"]), golden["seed"])
+    options = GAME.resolve_options(golden["options"])
+    state = GAME.new(4, options, golden["seed"], cpu_seats=golden["cpu_seats"])
     for step, (now, seat, action, events) in enumerate(golden["steps"]):
         got = GAME.expire(state, now) if seat is None else GAME.apply(state, seat, action, now)
         assert got == events, f"step {step} at {now} ms"
@@ -38,7 +41,7 @@ def record(seed: int) -> dict[str, Any]:
     A seat's pending decision is kept until the next hand is shown or the first grab is
     made (as the room does); equal due times fire in the deal's tie order.
     """
-    state = GAME.new(4, GAME.resolve_options(OPTIONS), seed)
+    state = GAME.new(4, GAME.resolve_options(OPTIONS), seed, cpu_seats=CPU_SEATS)
     rngs = [Rng.from_seed(seed + s) for s in range(4)]
     pending: dict[int, tuple[int, dict[str, Any]]] = {}
     steps: list[list[Any]] = []
@@ -82,6 +85,7 @@ def record(seed: int) -> dict[str, Any]:
     return {
         "seed": seed,
         "options": OPTIONS,
+        "cpu_seats": CPU_SEATS,
         "steps": steps,
         "outcome": GAME.outcome(state),
         "final": GAME.dump(state),

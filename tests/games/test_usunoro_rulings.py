@@ -192,3 +192,49 @@ def test_u12_open_hands_must_name_distinct_seats() -> None:
     for bad in ([0, 0], [4], ["0"], 1):
         with pytest.raises(IllegalAction):
             GAME.resolve_options({"open_hands": bad})
+
+
+def test_u13_automatic_marks_do_not_hold_off_the_idle_void() -> None:
+    # Seats 1-3 are CPUs; the default marking timeout auto-marks the idle human seat 0.
+    state = GAME.new(4, GAME.resolve_options({}), 3, cpu_seats=[1, 2, 3])
+    idle_ms = state["options"]["idle_void_ms"]
+    now, events = 0, []
+    while state["phase"] == "passing":
+        for seat in (1, 2, 3):
+            if state["marks"][seat] is None:
+                card = next(a for a in GAME.actions(state, seat) if a["type"] == "mark")
+                events += GAME.apply(state, seat, card, now + 400)
+        due = GAME.deadline(state)
+        assert due is not None
+        now = due
+        events += GAME.expire(state, now)
+    assert {"type": "void", "reason": "idle"} in events
+    assert now == idle_ms and state["exchanges"] < 10
+
+
+def test_u13_a_human_mark_restarts_the_idle_void() -> None:
+    state = GAME.new(4, GAME.resolve_options({"mark_timeout_ms": 0}), 3, cpu_seats=[1, 2, 3])
+    card = next(a for a in GAME.actions(state, 0) if a["type"] == "mark")
+    GAME.apply(state, 0, card, 5000)
+    assert GAME.deadline(state) == 5000 + state["options"]["idle_void_ms"]
+    assert GAME.view(state, 0)["idle_deadline"] == 5000 + state["options"]["idle_void_ms"]
+
+
+def test_u13_the_marking_timeout_is_in_every_view_as_a_game_time_deadline() -> None:
+    state = fresh(MIXED, mark_timeout_ms=30_000, idle_void_ms=0)
+    assert [GAME.view(state, s)["mark_deadline"] for s in (0, 1, None)] == [30_000] * 3
+    for seat, card in enumerate(["S2", "D1", "S4", "D3"]):
+        mark(state, seat, card, now=7000)
+    assert GAME.view(state, 2)["mark_deadline"] == 37_000
+    grab(state, 0, now=8000)  # an early grab ends the round: no timer runs
+    assert GAME.view(state, 2)["mark_deadline"] is None
+
+
+def test_u13_open_hands_refuses_cpu_seats() -> None:
+    options = GAME.resolve_options({"open_hands": [0, 2]})
+    with pytest.raises(IllegalAction) as refused:
+        GAME.new(4, options, 1, cpu_seats=[1, 2, 3])
+    assert refused.value.code == "bad_option"
+    with pytest.raises(IllegalAction):
+        GAME.check_options(options, 4, [2])
+    GAME.new(4, GAME.resolve_options({"open_hands": [0, 1]}), 1, cpu_seats=[2, 3])

@@ -14,6 +14,7 @@ State is plain data (a dict); `view` is the only way it reaches a seat.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from server.games.contract import Action, Event, Game, IllegalAction, Option, View
@@ -46,7 +47,9 @@ class HachininMeri(Game):
     )
 
     # -- setting up ------------------------------------------------------------------
-    def new(self, seats: int, options: dict[str, Any], seed: int) -> dict[str, Any]:
+    def new(
+        self, seats: int, options: dict[str, Any], seed: int, cpu_seats: Sequence[int] = ()
+    ) -> dict[str, Any]:
         """A fresh eight-deal match; the first dealer is drawn from the seed."""
         if seats != SEATS:
             raise IllegalAction("bad_seats", "Hachinin Meri needs exactly 8 seats")

@@ -21,6 +21,7 @@ next round is dealt at once, starting with its rotation choice.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from server.games.contract import Action, Event, Game, IllegalAction, Option, View
@@ -75,7 +76,9 @@ class KokutoRum(Game):
     )
 
     # -- setup ------------------------------------------------------------------------
-    def new(self, seats: int, options: dict[str, Any], seed: int) -> State:
+    def new(
+        self, seats: int, options: dict[str, Any], seed: int, cpu_seats: Sequence[int] = ()
+    ) -> State:
         """A fresh match: first round dealt, waiting for the rotation choices."""
         if not self.min_seats <= seats <= self.max_seats:
             raise _refuse("bad_seats", f"{self.title} is for 2 or 3 players")

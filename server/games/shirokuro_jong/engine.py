@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from server.games import shirokuro_deck as deck
@@ -52,7 +53,9 @@ class ShirokuroJong(Game):
     max_seats = 3
     options = OPTIONS
 
-    def new(self, seats: int, options: dict[str, Any], seed: int) -> JongState:
+    def new(
+        self, seats: int, options: dict[str, Any], seed: int, cpu_seats: Sequence[int] = ()
+    ) -> JongState:
         """A fresh match: seat 0 is the first Oya; the first round is dealt at once."""
         if not self.min_seats <= seats <= self.max_seats:
             raise IllegalAction("bad_seats", "Shirokuro Jong is for 2 or 3 players")

@@ -15,6 +15,7 @@ Text forms (views, moves and events alike):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from server.games.contract import Event, Game, IllegalAction, Option, View
@@ -131,7 +132,9 @@ class Utsuke(Game):
     )
 
     # -- setup -----------------------------------------------------------------------
-    def new(self, seats: int, options: dict[str, Any], seed: int) -> UtsukeState:
+    def new(
+        self, seats: int, options: dict[str, Any], seed: int, cpu_seats: Sequence[int] = ()
+    ) -> UtsukeState:
         """A fresh match; the first Lord position is drawn or taken from `lord_seat`."""
         if not self.min_seats <= seats <= self.max_seats:
             raise IllegalAction("bad_seats", "Utsuke is for 2 to 5 players")
