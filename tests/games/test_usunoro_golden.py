@@ -3,8 +3,8 @@
 The transcript was recorded by `record` below: seats 1-3 are CPUs (easy, normal, hard)
 and seat 0 is an idle human who never marks (the marking timeout marks for it) but grabs
 like a hard CPU. Regenerated for RULINGS U13 (2026-12-01): the engine is told seats 1-3
-are CPUs, so their marks no longer hold off the idle void. The test replays the recorded inputs and checks every event, the
-outcome and the final dump. Regenerate only on purpose, with
+are CPUs, so their marks no longer hold off the idle void. The test replays the recorded
+inputs and checks every event, the outcome and the final dump. Regenerate only on purpose, with
     ZASHIKI_REGEN_GOLDEN=1 python -m pytest tests/games/test_usunoro_golden.py
 """
 
