@@ -5,6 +5,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
+
+from server.games.contract import IllegalAction
 from server.games.hachinin_meri import GAME
 from server.games.hachinin_meri.cards import DECK, ORDERS, RANKS, SUITS, sort_key
 from server.games.hachinin_meri.rules import team_of
@@ -437,3 +440,39 @@ def test_h13_concealed_robai_bonus_is_a_listed_option() -> None:
     described = {o["name"]: o for o in GAME.describe()["options"]}
     assert described["concealed_robai_bonus"]["default"] == "robai_pairs"
     assert "every_pair" in described["concealed_robai_bonus"]["choices"]
+
+
+# -- H17: the declaration timeout ------------------------------------------------------
+def test_h17_a_silent_seat_passes_when_the_declaration_timeout_expires() -> None:
+    state = with_robai_at(3)
+    assert GAME.resolve_options({})["declare_timeout_ms"] == 20_000
+    asked = state["asking"]
+    assert GAME.deadline(state) == 20_000
+    assert GAME.expire(state, 19_999) == []
+    events = GAME.expire(state, 20_000)
+    assert events == [{"type": "answer", "seat": asked, "answer": "pass"}]
+    # The same timeout for every seat, from the moment it is asked.
+    assert GAME.deadline(state) == 40_000
+    GAME.apply(state, state["asking"], PASS, 25_000)
+    assert GAME.deadline(state) == 45_000
+    assert GAME.view(state, 0)["declare_deadline"] == 45_000
+
+
+def test_h17_expiry_passes_even_for_the_robai_holder() -> None:
+    state = with_robai_at(3)
+    events = GAME.expire(state, 8 * 20_000)
+    assert [e["seat"] for e in events if e["type"] == "answer"][-1] == state["dealer"]
+    assert all(e["answer"] == "pass" for e in events if e["type"] == "answer")
+    assert state["phase"] == "discard" and state["declared"] is False
+    assert GAME.deadline(state) is None and GAME.view(state, 3)["declare_deadline"] is None
+
+
+def test_h17_the_declaration_timeout_option_has_a_documented_range() -> None:
+    assert GAME.resolve_options({"declare_timeout_ms": 0})["declare_timeout_ms"] == 0
+    state = GAME.new(8, GAME.resolve_options({"declare_timeout_ms": 0}), 1)
+    assert GAME.deadline(state) is None
+    for bad in (4999, 120_001, -1, "20000", 20000.0, True):
+        with pytest.raises(IllegalAction):
+            GAME.resolve_options({"declare_timeout_ms": bad})
+    described = {o["name"]: o for o in GAME.describe()["options"]}
+    assert "5000 to 120000" in described["declare_timeout_ms"]["description"]

@@ -295,3 +295,22 @@ def test_h16_the_follow_duty_does_not_depend_on_a_declaration() -> None:
     state = at_play(hands, monchi=True, declared=False)
     play(state, "K1")
     assert legal(state) == {"K3"}
+
+
+def test_h17_every_pair_gives_no_bonus_when_the_native_robai_is_a_dead_talon_card() -> None:
+    options = {"concealed_robai_bonus": "every_pair"}
+    hands = [["K1", "K2"], ["IUn", "K3"], ["ISu", "K4"], *JUNK]
+    state = at_play(hands, declared=False, options=options)
+    state["talon"] = ["IRo", "G8"]  # the native Robai of Isu, face up since the lead
+    play(state, "K1", "IUn", "ISu", "K5", "G1", "G3", "G5", "G7")
+    assert state["tricks"][-1]["combo"] == {"pair": ["ISu", "IUn"], "value": 2}
+    assert state["deal_score"] == [3, -2]
+
+
+def test_h13_every_pair_with_the_robai_out_of_play_as_the_discard_scores_two() -> None:
+    options = {"concealed_robai_bonus": "every_pair"}
+    hands = [["K1", "K2"], ["IUn", "K3"], ["ISu", "K4"], *JUNK]
+    state = at_play(hands, declared=False, options=options)
+    state["discard"] = "IRo"
+    play(state, "K1", "IUn", "ISu", "K5", "G1", "G3", "G5", "G7")
+    assert state["deal_score"] == [3, -2]

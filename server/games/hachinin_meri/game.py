@@ -4,7 +4,8 @@ Moves (cards in the text form of `cards`):
 
 - ``{"type": "pass"}`` / ``{"type": "declare"}`` — the declaration round: seats answer in
   turn from dealer+1; only the native Robai's holder is offered "declare" (H4). When the
-  Okie is itself the native Robai nobody can declare and the round is skipped (H5).
+  Okie is itself the native Robai nobody can declare and the round is skipped (H5). A
+  seat that does not answer within ``declare_timeout_ms`` passes (H17, the rule timer).
 - ``{"type": "discard", "card": c}`` — the Okie's recipient puts back one nontrump (a
   trump other than the Okie only when it holds no nontrump, H6).
 - ``{"type": "play", "card": c}`` — one card to the trick. Trick 9 plays itself.
@@ -26,6 +27,8 @@ from server.games.rng import Rng
 SEATS = 8
 DEALS = 8
 PASS: Action = {"type": "pass"}
+# H17's declaration timeout: 0 turns it off, else a value in this range (ms).
+DECLARE_TIMEOUT_RANGE = (5000, 120_000)
 DECLARE: Action = {"type": "declare"}
 
 
@@ -44,7 +47,25 @@ class HachininMeri(Game):
             "H13: an undeclared native Robai makes 5 only the pairs it is part of "
             "(rules text), or every combination of the deal (boardoor)",
         ),
+        Option(
+            "declare_timeout_ms",
+            20000,
+            (),
+            "H17: a seat that does not declare or pass within this many ms passes; "
+            "0 (no limit) or 5000 to 120000",
+        ),
     )
+
+    def resolve_options(self, options: dict[str, Any] | None) -> dict[str, Any]:
+        """Defaults filled and every value checked (the timeout within its range)."""
+        resolved = super().resolve_options(options)
+        timeout = resolved["declare_timeout_ms"]
+        low, high = DECLARE_TIMEOUT_RANGE
+        if type(timeout) is not int or not (timeout == 0 or low <= timeout <= high):
+            raise IllegalAction(
+                "bad_option", f"declare_timeout_ms must be 0 or a whole number {low}-{high}"
+            )
+        return resolved
 
     # -- setting up ------------------------------------------------------------------
     def new(
@@ -65,7 +86,7 @@ class HachininMeri(Game):
             "history": [],
             "previous": None,
         }
-        _start_deal(state)
+        _start_deal(state, 0)
         return state
 
     # -- moves -----------------------------------------------------------------------
@@ -92,10 +113,22 @@ class HachininMeri(Game):
             raise IllegalAction("illegal_move", "that move is not allowed now")
         kind = action["type"]
         if kind == "play":
-            return _play(state, seat, action["card"])
+            return _play(state, seat, action["card"], now)
         if kind == "discard":
             return _discard(state, seat, action["card"])
-        return _answer(state, seat, kind)
+        return _answer(state, seat, kind, now)
+
+    # -- the rule timer --------------------------------------------------------------
+    def deadline(self, state: dict[str, Any]) -> int | None:
+        """H17: when the seat being asked to declare passes by default."""
+        return _declare_deadline(state)
+
+    def expire(self, state: dict[str, Any], now: int) -> list[Event]:
+        """Pass for every asked seat whose declaration time ran out by `now`."""
+        events: list[Event] = []
+        while (due := _declare_deadline(state)) is not None and due <= now:
+            events += _answer(state, state["asking"], "pass", due)
+        return events
 
     # -- what a seat sees ------------------------------------------------------------
     def view(self, state: dict[str, Any], seat: int | None) -> View:
@@ -119,6 +152,7 @@ class HachininMeri(Game):
             "trump": state["trump"],
             "answers": [list(a) for a in state["answers"]],
             "asking": state["asking"],
+            "declare_deadline": _declare_deadline(state),
             "recipient": recipient,
             "robai_declared": state["declared"],
             "hand": None if seat is None else list(state["hands"][seat]),
@@ -188,7 +222,14 @@ class HachininMeri(Game):
 
 
 # -- the deal ------------------------------------------------------------------------
-def _start_deal(state: dict[str, Any]) -> list[Event]:
+def _declare_deadline(state: dict[str, Any]) -> int | None:
+    timeout = state["options"].get("declare_timeout_ms", 0)
+    if state["phase"] != "declare" or not timeout:
+        return None
+    return state["asked_at"] + timeout
+
+
+def _start_deal(state: dict[str, Any], now: int) -> list[Event]:
     """Shuffle, deal 3×3 from dealer+1, turn up the Okie and open the declaration round."""
     rng = Rng(state["rng"])
     deck = list(DECK)
@@ -210,6 +251,7 @@ def _start_deal(state: dict[str, Any]) -> list[Event]:
         hands=[sorted(h, key=sort_key) for h in hands],
         answers=[],
         asking=(dealer + 1) % SEATS,
+        asked_at=now,
         recipient=None,
         declared=None,
         discard=None,
@@ -231,7 +273,7 @@ def _start_deal(state: dict[str, Any]) -> list[Event]:
     return events
 
 
-def _answer(state: dict[str, Any], seat: int, kind: str) -> list[Event]:
+def _answer(state: dict[str, Any], seat: int, kind: str, now: int) -> list[Event]:
     state["answers"].append([seat, kind])
     events: list[Event] = [{"type": "answer", "seat": seat, "answer": kind}]
     if kind == "declare":
@@ -239,6 +281,7 @@ def _answer(state: dict[str, Any], seat: int, kind: str) -> list[Event]:
     if seat == state["dealer"]:
         return events + _give_okie(state, seat, declared=False)
     state["asking"] = (seat + 1) % SEATS
+    state["asked_at"] = now
     return events
 
 
@@ -276,7 +319,7 @@ def _playable(state: dict[str, Any], seat: int) -> list[str]:
     )
 
 
-def _play(state: dict[str, Any], seat: int, card: str) -> list[Event]:
+def _play(state: dict[str, Any], seat: int, card: str, now: int) -> list[Event]:
     order = ORDERS[state["trump"]]
     table = state["table"]
     trump = order.is_trump(card)
@@ -297,7 +340,7 @@ def _play(state: dict[str, Any], seat: int, card: str) -> list[Event]:
         return events
     events += _close_trick(state, [s for s, _, _ in table], [c for _, c, _ in table], False)
     if state["trick"] == 9:
-        events += _last_trick(state)
+        events += _last_trick(state, now)
     return events
 
 
@@ -314,13 +357,15 @@ def _close_trick(
     side = winner % 2
     combo = None
     if not meri:
+        # H17: a native Robai among the dead cards is public, so never a hidden one.
+        dead = order.robai == state["discard"] or order.robai in state["talon"]
         found = combination_value(
             order,
             seats,
             cards,
             won,
             last,
-            bool(state["declared"]),
+            bool(state["declared"]) or dead,
             state["options"]["concealed_robai_bonus"] == "every_pair",
         )
         if found is not None:
@@ -343,7 +388,7 @@ def _close_trick(
     return [event]
 
 
-def _last_trick(state: dict[str, Any]) -> list[Event]:
+def _last_trick(state: dict[str, Any], now: int) -> list[Event]:
     """Trick 9: every last card at once; the dealer's supplies the led suit (rule 16)."""
     dealer = state["dealer"]
     seats = [(dealer + k) % SEATS for k in range(SEATS)]
@@ -352,10 +397,10 @@ def _last_trick(state: dict[str, Any]) -> list[Event]:
         if ORDERS[state["trump"]].is_trump(c):
             state["played_trump"][s] = True
     events = _close_trick(state, seats, cards, True)
-    return events + _end_deal(state)
+    return events + _end_deal(state, now)
 
 
-def _end_deal(state: dict[str, Any]) -> list[Event]:
+def _end_deal(state: dict[str, Any], now: int) -> list[Event]:
     score = list(state["deal_score"])
     state["scores"] = [state["scores"][0] + score[0], state["scores"][1] + score[1]]
     state["history"].append(score)
@@ -377,7 +422,7 @@ def _end_deal(state: dict[str, Any]) -> list[Event]:
         return events + [{"type": "match_end", "scores": list(state["scores"])}]
     state["deal"] += 1
     state["dealer"] = (state["dealer"] + 1) % SEATS
-    return events + _start_deal(state)
+    return events + _start_deal(state, now)
 
 
 # -- copies --------------------------------------------------------------------------
