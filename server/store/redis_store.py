@@ -17,13 +17,26 @@ redis-py.
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import RedisError
 
 from server.store import codec
 from server.store.resp import Command, RespConnection
-from server.store.store import IDLE_TTL_MS, RoomExists, StaleVersion, Store, StoredRoom
+from server.store.store import (
+    IDLE_TTL_MS,
+    RoomExists,
+    StaleVersion,
+    Store,
+    StoredRoom,
+    StoreError,
+)
 
 _SAVE = """
 if tonumber(redis.call('HGET', KEYS[1], 'v')) ~= tonumber(ARGV[1]) - 1 then return 0 end
@@ -60,6 +73,21 @@ return 1
 """
 
 _Pending = tuple[str, int, bytes, list[bytes], "asyncio.Future[None]"]
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _outage_is_store_error(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, Awaitable[_R]]:
+    """Turn Redis being unreachable (or failing) into StoreError, the store's own error."""
+
+    @functools.wraps(method)
+    async def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return await method(*args, **kwargs)
+        except (RedisError, OSError) as exc:
+            raise StoreError(f"Redis: {exc}") from exc
+
+    return run
 
 
 def _no_script(reply: Any) -> bool:
@@ -84,8 +112,14 @@ class RedisStore(Store):
         max_connections: int = 16,
         transaction: bool = True,
     ) -> None:
+        # After a Redis restart the pooled connections are dead: a command finding one so
+        # is sent once more on a fresh connection instead of failing.
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=max_connections, timeout=10
+            url,
+            max_connections=max_connections,
+            timeout=10,
+            retry=Retry(NoBackoff(), 1),
+            retry_on_error=[RedisConnectionError],
         )
         self._redis = aioredis.Redis.from_pool(pool)
         self.prefix = prefix
@@ -121,17 +155,20 @@ class RedisStore(Store):
             return False
 
     # -- rooms ---------------------------------------------------------------------
+    @_outage_is_store_error
     async def create(self, code: str, blob: bytes) -> None:
         keys = [self._key("room", code), self._key("log", code)]
         if not await self._create(keys=keys, args=[blob, self.idle_ttl_ms]):
             raise RoomExists(code)
 
+    @_outage_is_store_error
     async def load(self, code: str) -> StoredRoom | None:
         version, blob = await self._redis.hmget(self._key("room", code), ["v", "b"])
         if version is None or blob is None:
             return None
         return StoredRoom(code, int(version), bytes(blob))
 
+    @_outage_is_store_error
     async def save(
         self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None = None
     ) -> None:
@@ -171,7 +208,13 @@ class RedisStore(Store):
             return
         if retry and any(_no_script(r) for r in results):
             # Redis lost its script cache (a restart): load it and send the batch again.
-            await self._redis.script_load(_SAVE)
+            try:
+                await self._redis.script_load(_SAVE)
+            except Exception as exc:  # every caller must hear of it, or it waits forever
+                for *_, future in batch:
+                    if not future.done():
+                        future.set_exception(exc)
+                return
             await self._flush(batch, retry=False)
             return
         for (code, *_, future), result in zip(batch, results, strict=True):
@@ -184,26 +227,31 @@ class RedisStore(Store):
             else:
                 future.set_result(None)
 
+    @_outage_is_store_error
     async def read_log(self, code: str) -> list[dict[str, Any]]:
         entries = await self._redis.xrange(self._key("log", code))
         return [codec.unpack(fields[b"e"]) for _, fields in entries]
 
+    @_outage_is_store_error
     async def expires_in_ms(self, code: str) -> int | None:
         ttl = await self._redis.pttl(self._key("room", code))
         return None if ttl < 0 else int(ttl)
 
+    @_outage_is_store_error
     async def delete(self, code: str) -> None:
         keys = [self._key(kind, code) for kind in ("room", "log", "lease")]
         await self._redis.delete(*keys)
         await self._redis.hdel(self.prefix + "public", code)
 
     # -- public room list ------------------------------------------------------------
+    @_outage_is_store_error
     async def set_public(self, code: str, summary: dict[str, Any] | None) -> None:
         if summary is None:
             await self._redis.hdel(self.prefix + "public", code)
         else:
             await self._redis.hset(self.prefix + "public", code, codec.pack(summary))
 
+    @_outage_is_store_error
     async def public_rooms(self) -> list[dict[str, Any]]:
         listed = await self._redis.hgetall(self.prefix + "public")
         codes = sorted(c.decode() for c in listed)
@@ -219,9 +267,11 @@ class RedisStore(Store):
         return [codec.unpack(listed[c.encode()]) for c, ok in zip(codes, alive, strict=True) if ok]
 
     # -- leases ----------------------------------------------------------------------
+    @_outage_is_store_error
     async def acquire_lease(self, code: str, owner: str, ttl_ms: int) -> bool:
         return bool(await self._acquire(keys=[self._key("lease", code)], args=[owner, ttl_ms]))
 
+    @_outage_is_store_error
     async def renew_leases(self, codes: list[str], owner: str, ttl_ms: int) -> list[str]:
         if not codes:
             return []
@@ -229,9 +279,11 @@ class RedisStore(Store):
         lost = await self._renew(keys=keys, args=[owner, ttl_ms])
         return [codes[int(i) - 1] for i in lost]
 
+    @_outage_is_store_error
     async def release_lease(self, code: str, owner: str) -> None:
         await self._release(keys=[self._key("lease", code)], args=[owner])
 
+    @_outage_is_store_error
     async def lease_holder(self, code: str) -> str | None:
         owner = await self._redis.get(self._key("lease", code))
         return None if owner is None else owner.decode()

@@ -24,6 +24,11 @@ class RoomExists(Exception):
     """A create for a code that is already taken."""
 
 
+class StoreError(Exception):
+    """The store could not be reached or did not answer (an outage): nothing was done
+    that the caller can rely on; try again later. The message is for logs, not clients."""
+
+
 @dataclass(frozen=True)
 class StoredRoom:
     """One room as the store holds it."""
