@@ -42,6 +42,11 @@ def match_seed(room_seed: int, match: int) -> int:
     return Rng.from_seed(room_seed * 1_000_003 + match).next64() >> 2
 
 
+# How far a seat's move number may jump past its last accepted one (any increasing
+# numbers are fine; this keeps every accepted one far below the 2**53 limit).
+MAX_SEQ_STEP = 1 << 20
+
+
 @dataclass
 class RoomSettings:
     """What the host chose; fixed for the room's life."""
@@ -54,6 +59,7 @@ class RoomSettings:
     name: str = ""
     difficulty: str = "normal"
     cover_after_ms: int | None = None
+    spectators: bool = True  # whether connections without a seat token may watch
 
     def dump(self) -> dict[str, Any]:
         """Plain data for the saved room."""
@@ -154,7 +160,10 @@ class RoomCore:
         seats (human tokens and move numbers kept), options and difficulty, the next
         match number and its seed, game time from 0, CPU plans made afresh.
         """
-        if self.seat_of(token_hash) != self.settings.host:
+        seat = self.seat_of(token_hash)
+        if seat is None:
+            raise RoomError("bad_token", "that token holds no seat in this room")
+        if seat != self.settings.host:
             raise RoomError("not_host", "only the host can start the match")
         if self.status == "playing":
             raise RoomError("already_started", "the match has already started")
@@ -189,6 +198,9 @@ class RoomCore:
             if seq == last[0]:
                 return last[1], False
             raise RoomError("stale_seq", f"move {seq} is older than move {last[0]}")
+        # Bounded jumps: no accepted number can leave a seat without a next one.
+        if seq > (0 if last is None else last[0]) + MAX_SEQ_STEP:
+            raise RoomError("bad_frame", f"a move number may go up by at most {MAX_SEQ_STEP}")
         if self.status != "playing":
             code = "match_over" if self.status == "over" else "not_started"
             raise RoomError(code, "no match is being played")
@@ -371,4 +383,5 @@ def summary_of(
         "seats": [{"kind": s["kind"], "name": s["name"], "covered": s["covered"]} for s in seats],
         "open_seats": sum(1 for s in seats if s["kind"] == "open"),
         "cover_after_ms": settings.get("cover_after_ms"),
+        "spectators": settings.get("spectators", True),
     }

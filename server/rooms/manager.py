@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import secrets
 import time
 from collections import Counter
@@ -51,12 +52,14 @@ from server.rooms.room import Attachment, Listener, Room, RoomSettings, summary_
 from server.rooms.seats import Seat, hash_token, new_code, new_token, normalize_code
 from server.rooms.your_rooms import MAX_ENTRIES, seat_status
 from server.store.bus import Bus
-from server.store.store import RoomExists, Store
+from server.store.store import RoomExists, Store, StoreError
 
 __all__ = ["Attached", "Attachment", "Listener", "RemoteAttachment", "RoomManager"]
 
 # What `attach` gives: a room run here, or one run by another process.
 Attached = Attachment | RemoteAttachment
+
+log = logging.getLogger(__name__)
 
 LEASE_MS = 30_000
 UNLOAD_AFTER_MS = 5 * 60_000
@@ -149,6 +152,7 @@ class RoomManager:
         *,
         host_name: str = "",
         cover_after_ms: int | None = None,
+        spectators: bool = True,
         seed: int | None = None,
     ) -> tuple[str, int, str]:
         """Create a room in the lobby; returns (code, host seat, host token).
@@ -157,6 +161,7 @@ class RoomManager:
         "open" (for a friend to take) or "cpu". `difficulty` applies to every CPU.
         `public` lists the room while it has open seats. `cover_after_ms` (None: off)
         lets a CPU play for a human who has been away that long, until they return.
+        `spectators` False refuses connections without a seat token (no_spectators).
         `seed` fixes the deal (tests); by default it is random.
         """
         game = self._game(game_id)
@@ -191,6 +196,7 @@ class RoomManager:
             name=clean_text(name, ROOM_NAME_MAX),
             difficulty=difficulty,
             cover_after_ms=cover_after_ms,
+            spectators=bool(spectators),
         )
         for _ in range(20):
             code = new_code()
@@ -531,6 +537,7 @@ class RoomManager:
         task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+        task.add_done_callback(_log_failure)
 
     async def _housekeep(self) -> None:
         """Renew leases, drop lost and idle rooms, hand relayed ones over, check links."""
@@ -548,5 +555,13 @@ class RoomManager:
                 await self._hand_over_linked(now)
                 # Apart, so an owner slow to answer never delays the lease renewals.
                 self._spawn(self.relay.sweep())
+        except StoreError as exc:  # an outage: the next round tries again
+            log.warning("housekeeping: the store failed (%s)", exc)
         finally:
             self._schedule_housekeeping()
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    """Log a background task's failure (a store outage, mostly) instead of losing it."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.warning("background work failed: %r", exc)

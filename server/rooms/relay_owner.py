@@ -27,6 +27,7 @@ from typing import Any, Literal
 from server.rooms.errors import RoomError
 from server.rooms.relay_wire import MOVED, Send
 from server.rooms.room import Attachment, Room
+from server.store.store import StoreError
 
 # What an asker may have an owner's room do for it outside a link.
 ROOM_CALLS = frozenset(
@@ -282,5 +283,8 @@ def _as_room_error(exc: Exception) -> RoomError:
     """The refusal to send back for a failure while serving a request."""
     if isinstance(exc, RoomError):
         return exc
+    if isinstance(exc, StoreError):
+        log.warning("relay: the store failed: %s", exc)
+        return RoomError("store_error", "the room store cannot be reached; try again")
     log.exception("relay: serving a request failed")
-    return RoomError("internal", f"internal error: {exc}")
+    return RoomError("internal", "internal error")

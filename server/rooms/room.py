@@ -23,12 +23,15 @@ from server.rooms.core import RoomCore, RoomSettings, summary_of
 from server.rooms.errors import RoomError
 from server.rooms.seats import Seat
 from server.store import codec
-from server.store.store import StaleVersion, Store
+from server.store.store import StaleVersion, Store, StoreError
 
 __all__ = ["Attachment", "Listener", "Room", "RoomSettings", "summary_of_blob"]
 
 Listener = Callable[[dict[str, Any]], None]
 GATE_CAP_MS = 1500.0
+# After a failed save (the store is down) the room rolls back and wakes this much later
+# to go on (its clock restarts; a CPU move due then is tried again).
+SAVE_RETRY_MS = 1000.0
 log = logging.getLogger(__name__)
 
 
@@ -104,6 +107,7 @@ class Room:
         self.save_seconds = 0.0
         self._timer: TimerHandle | None = None
         self._wake_at: float | None = None
+        self._retry_at: float | None = None  # a wake-up after a failed save
         self._gate_version: int | None = None
         self._gate_since = 0.0
         self._could_run = False
@@ -200,10 +204,11 @@ class Room:
             except RoomError as exc:
                 if future is not None and not future.done():
                     future.set_exception(exc)
-            except Exception as exc:  # a bug must not kill the room's task
+            except Exception:  # a bug must not kill the room's task
                 log.exception("room %s failed on %s", self.code, kind)
                 if future is not None and not future.done():
-                    future.set_exception(RoomError("internal", f"internal error: {exc}"))
+                    # The detail is in the log; clients learn only that it failed.
+                    future.set_exception(RoomError("internal", "internal error"))
             finally:
                 self.queue.task_done()
 
@@ -222,7 +227,9 @@ class Room:
                     await self._commit()
             finally:
                 self._acks.clear()  # a failed save acknowledges nothing
-            self._schedule()
+                # Even after a failed save: a room waiting on a CPU or a rule timer must
+                # wake again by itself (nothing else would move it).
+                self._schedule()
         return result
 
     # -- input handlers (synchronous; they mark what must be saved or announced) --------
@@ -278,6 +285,8 @@ class Room:
             self.idle_since = self.clock.now()
 
     def _on_attach(self, now: float, token_hashes: list[str], listener: Listener) -> Attachment:
+        if not token_hashes and not self.core.settings.spectators:
+            raise RoomError("no_spectators", "the host does not allow spectators in this room")
         seats = []
         for token_hash in token_hashes:
             seat = self.core.seat_of(token_hash)
@@ -394,6 +403,8 @@ class Room:
                 for i, since in self._away_since.items()
                 if core.seats[i].kind == "human" and not core.seats[i].covered
             )
+        if self._retry_at is not None:
+            wakes.append(self._retry_at)
         wake = min(wakes) if wakes else None
         if wake == self._wake_at:
             return
@@ -405,6 +416,7 @@ class Room:
     def _tick(self) -> None:
         self._wake_at = None
         self._timer = None
+        self._retry_at = None
         self.post("tick")
 
     def _mark_away(self, now: float) -> None:
@@ -428,16 +440,22 @@ class Room:
                 self._on_lost(self)
                 raise RoomError("room_moved", "this room was taken over; reconnect") from None
             except Exception as exc:
+                # The detail (addresses, errno) is for the log, never for clients.
+                log.warning("room %s: save failed (%s); retrying", self.code, exc)
                 self._rollback()
-                raise RoomError("store_error", f"could not save the room: {exc}") from None
+                self._retry_at = self.clock.now() + SAVE_RETRY_MS
+                raise RoomError("store_error", "the room could not be saved; try again") from None
             finally:
                 self.save_seconds += time.perf_counter() - started
             self.saves += 1
             self._saved_blob = blob
             self._dirty = False
         if self._listing:
-            self._listing = False
-            await self.publish_listing()
+            try:
+                await self.publish_listing()
+                self._listing = False
+            except StoreError as exc:  # the room is saved; the listing follows next time
+                log.warning("room %s: could not update the public list (%s)", self.code, exc)
         self._announce = False
         self._publish()
 
