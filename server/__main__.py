@@ -18,11 +18,16 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server until Ctrl-C (or SIGTERM); rooms are saved before it exits."""
+    from server.web.limits import Limits, parse_rate_limits
     from server.web.serve import serve
 
     # Without --lease-ms (or its variable) the manager's own default applies.
     lease = {} if args.lease_ms is None else {"lease_ms": args.lease_ms}
-    serve(host=args.host, port=args.port, redis_url=args.redis_url or None, **lease)
+    limits = Limits(
+        rate_limits=parse_rate_limits(args.rate_limits),
+        spectators_per_room=args.spectators_per_room,
+    )
+    serve(host=args.host, port=args.port, redis_url=args.redis_url or None, limits=limits, **lease)
     return 0
 
 
@@ -53,6 +58,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("ZASHIKI_LEASE_MS"),
         help="how long a room's lease lasts unrenewed, so how soon another process takes "
         "over the rooms of one that died (default: $ZASHIKI_LEASE_MS, else 30000)",
+    )
+    serve.add_argument(
+        "--rate-limits",
+        default=os.environ.get("ZASHIKI_RATE_LIMITS", ""),
+        help='per client address: "rooms=30/10,seats=60/20,lookups=300/60" (per minute/'
+        'burst; these are the defaults) or "off" (default: $ZASHIKI_RATE_LIMITS)',
+    )
+    serve.add_argument(
+        "--spectators-per-room",
+        type=positive_int,
+        default=int(os.environ.get("ZASHIKI_SPECTATORS_PER_ROOM", "16")),
+        help="spectator connections a room takes (seat holders are counted apart; "
+        "default: $ZASHIKI_SPECTATORS_PER_ROOM, else 16)",
     )
     serve.set_defaults(run=cmd_serve)
     return parser

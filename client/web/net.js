@@ -63,7 +63,7 @@ function nextSeq(code, seat) {
   return seq;
 }
 
-const FATAL_CLOSES = new Set([4000, 4001, 4004, 4009]);
+const FATAL_CLOSES = new Set([4000, 4001, 4003, 4004, 4009]);
 
 /**
  * A room connection that reconnects by itself and resends unacknowledged moves with
@@ -113,7 +113,10 @@ export class RoomSocket {
         return;
       }
       this.handlers.onStatus("reconnecting");
-      const wait = Math.min(8000, 300 * 2 ** this.retry++);
+      // Jitter (half the back-off, at random): the clients of a restarted server spread
+      // out instead of all reconnecting in the same instant.
+      const backoff = Math.min(8000, 300 * 2 ** this.retry++);
+      const wait = backoff / 2 + Math.random() * (backoff / 2);
       setTimeout(() => this.closed || this.open(), wait);
     };
   }

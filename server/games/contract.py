@@ -52,6 +52,9 @@ class Option:
     choices: tuple[Any, ...] = ()
     description: str = ""
     per_seat: bool = False
+    # For a whole-number option without choices: the smallest and largest value allowed.
+    minimum: int | None = None
+    maximum: int | None = None
 
     def choices_for(self, seats: int) -> tuple[Any, ...]:
         """The choices a match of `seats` seats allows."""
@@ -61,13 +64,26 @@ class Option:
 
     def describe(self) -> dict[str, Any]:
         """Plain-data description for the API and the browser."""
-        return {
+        described = {
             "name": self.name,
             "default": self.default,
             "choices": list(self.choices),
             "description": self.description,
             "per_seat": self.per_seat,
         }
+        if self.minimum is not None or self.maximum is not None:
+            described["minimum"], described["maximum"] = self.minimum, self.maximum
+        return described
+
+    def in_range(self, value: Any) -> bool:
+        """For a ranged option: `value` is a whole number within its range."""
+        if self.minimum is None and self.maximum is None:
+            return True
+        return (
+            type(value) is int
+            and (self.minimum is None or value >= self.minimum)
+            and (self.maximum is None or value <= self.maximum)
+        )
 
 
 class Game:
@@ -96,6 +112,11 @@ class Game:
             if opt.choices and not _among(value, opt.choices):
                 raise IllegalAction(
                     "bad_option", f"option {name} must be one of {list(opt.choices)}"
+                )
+            if not opt.in_range(value):
+                raise IllegalAction(
+                    "bad_option",
+                    f"option {name} must be a whole number from {opt.minimum} to {opt.maximum}",
                 )
             resolved[name] = value
         return resolved

@@ -81,10 +81,15 @@ def _seat_list(value: Any) -> list[int]:
     return sorted(seats)
 
 
+MAX_TIMER_MS = 3_600_000  # an hour: the longest a timer option may be
+
+
 def _millis(name: str, value: Any) -> int:
     """Validate a timer option: a non-negative int of milliseconds (0 turns it off)."""
-    if type(value) is not int or value < 0:
-        raise IllegalAction("bad_option", f"{name} must be a whole number of ms, 0 for off")
+    if type(value) is not int or not 0 <= value <= MAX_TIMER_MS:
+        raise IllegalAction(
+            "bad_option", f"{name} must be a whole number of ms from 0 to {MAX_TIMER_MS}"
+        )
     return value
 
 
@@ -101,9 +106,21 @@ class Usunoro(Game):
         Option(
             "open_hands", [], (), "human seats whose hands everyone sees (same-device play; U13)"
         ),
-        Option("mark_timeout_ms", 30000, (), "auto-mark unmarked seats after this (U2)"),
         Option(
-            "idle_void_ms", 120000, (), "void a passing round no human touched this long (U7, U13)"
+            "mark_timeout_ms",
+            30000,
+            (),
+            "auto-mark unmarked seats after this (U2); 0 to 3,600,000 ms, 0 for off",
+            minimum=0,
+            maximum=MAX_TIMER_MS,
+        ),
+        Option(
+            "idle_void_ms",
+            120000,
+            (),
+            "void a passing round no human touched this long (U7, U13); 0 to 3,600,000 ms",
+            minimum=0,
+            maximum=MAX_TIMER_MS,
         ),
     )
 

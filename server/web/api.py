@@ -7,27 +7,40 @@ its answers and RoomErrors into JSON. See PROTOCOL.md for every route.
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
+from starlette.websockets import WebSocket
 
 from server.games import registry
 from server.rooms.errors import RoomError
 from server.rooms.seats import normalize_code
+from server.store.store import StoreError
+from server.web.frames import bounded, nested_at_most
 
 MAX_BODY = 16 * 1024
+# GET /api/rooms answers at most this many rooms a page (and this many by default).
+PAGE_MAX = 100
+PAGE_DEFAULT = 50
+MAX_DEPTH = 16  # lists and objects in a body nest at most this deep
 
 # HTTP status for each RoomError code; anything else is a 400.
 STATUS = {
     "room_not_found": 404,
+    "not_found": 404,
+    "method_not_allowed": 405,
     "bad_token": 403,
     "not_host": 403,
     "not_your_seat": 403,
+    "no_spectators": 403,
     "too_large": 413,
+    "rate_limited": 429,
     "room_full": 409,
     "already_started": 409,
     "not_started": 409,
@@ -38,27 +51,70 @@ STATUS = {
     "internal": 500,
     "store_error": 503,
 }
+STORE_DOWN = "the room store cannot be reached right now; try again shortly"
+log = logging.getLogger("zashiki")
 
 
-def failure(code: str, message: str) -> JSONResponse:
+def failure(code: str, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     """The JSON error answer: {"code", "message"}, with the code's HTTP status."""
-    return JSONResponse({"code": code, "message": message}, STATUS.get(code, 400))
+    answer = {"code": code, "message": bounded(message)}
+    return JSONResponse(answer, STATUS.get(code, 400), headers)
+
+
+class RateLimited(RoomError):
+    """Over a per-client rate limit: answered 429 with Retry-After (whole seconds)."""
+
+    def __init__(self, retry_after_s: int) -> None:
+        super().__init__("rate_limited", f"too many requests; retry in {retry_after_s} s")
+        self.retry_after_s = retry_after_s
+
+
+def client_key(scope_client: tuple[str, int] | None) -> str:
+    """The address a client's limits are kept under (uvicorn has already taken it from
+    X-Forwarded-For when the proxy is trusted: see deploy/README.md)."""
+    return scope_client[0] if scope_client else "-"
+
+
+def spend(request: Request | WebSocket, kind: str) -> None:
+    """Spend one `kind` action of the client's rate limit; RateLimited when over it."""
+    limiter = request.app.state.services.rate_limiters.get(kind)
+    if limiter is None:
+        return
+    wait = limiter.retry_after_s(client_key(request.client), time.monotonic())
+    if wait is not None:
+        raise RateLimited(wait)
+
+
+async def read_limited(request: Request) -> bytes:
+    """The raw body, refused with too_large as soon as it passes MAX_BODY (a chunked
+    body without Content-Length is never read whole first)."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > MAX_BODY):
+        raise RoomError("too_large", f"request bodies are limited to {MAX_BODY} bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise RoomError("too_large", f"request bodies are limited to {MAX_BODY} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
 
 
 async def body(request: Request) -> dict[str, Any]:
     """The request's JSON object (empty when there is no body); RoomError if malformed."""
-    declared = request.headers.get("content-length", "0")
-    if not declared.isdigit() or int(declared) > MAX_BODY:
-        raise RoomError("too_large", f"request bodies are limited to {MAX_BODY} bytes")
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise RoomError("too_large", f"request bodies are limited to {MAX_BODY} bytes")
+    raw = await read_limited(request)
     if not raw:
         return {}
     try:
-        data = json.loads(raw)
-    except ValueError:
-        raise RoomError("bad_request", "the body must be JSON") from None
+        data = json.loads(raw, parse_constant=_no_constant)
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to parse
+        data = None
+    if data is None or not nested_at_most(data, MAX_DEPTH):
+        raise RoomError("bad_request", f"the body must be JSON nested at most {MAX_DEPTH} deep")
     if not isinstance(data, dict):
         raise RoomError("bad_request", "the body must be a JSON object")
     return data
@@ -103,8 +159,13 @@ def translated(handler: Handler) -> Handler:
     async def run(request: Request) -> Response:
         try:
             return await handler(request)
+        except RateLimited as exc:
+            return failure(exc.code, exc.message, {"Retry-After": str(exc.retry_after_s)})
         except RoomError as exc:
             return failure(exc.code, exc.message)
+        except StoreError as exc:
+            log.warning("%s %s: the store failed: %s", request.method, request.url.path, exc)
+            return failure("store_error", STORE_DOWN)
 
     run.__name__ = handler.__name__
     run.__doc__ = handler.__doc__
@@ -119,6 +180,7 @@ async def list_games(request: Request) -> Response:
 async def create_room(request: Request) -> Response:
     """Create a room; the caller becomes its host and gets the host seat's token."""
     data = await body(request)
+    spend(request, "rooms")
     game_id = field(data, "game", str)
     if game_id not in registry.games():
         raise RoomError("bad_game", f"no game called {game_id!r}")
@@ -137,13 +199,32 @@ async def create_room(request: Request) -> Response:
         name=field(data, "name", str, ""),
         host_name=field(data, "host_name", str, ""),
         cover_after_ms=cover_after_ms(data),
+        spectators=field(data, "spectators", bool, True),
     )
     return JSONResponse({"code": code, "seat": seat, "token": token}, 201)
 
 
 async def public_rooms(request: Request) -> Response:
-    """Public rooms with a seat still open."""
-    return JSONResponse({"rooms": await request.app.state.services.manager.public_rooms()})
+    """Public rooms with a seat still open, a page at a time in code order.
+
+    `?limit=N` (1 to PAGE_MAX) rooms after `?after=CODE`; `next` is the cursor for the
+    next page (the last code of this one), null on the last page.
+    """
+    spend(request, "lookups")
+    query = request.query_params
+    limit_text = query.get("limit", str(PAGE_DEFAULT))
+    if not limit_text.isdigit() or not 1 <= int(limit_text) <= PAGE_MAX:
+        raise RoomError("bad_request", f"limit must be a whole number from 1 to {PAGE_MAX}")
+    limit = int(limit_text)
+    after = query.get("after", "")
+    if len(after) > 16:
+        raise RoomError("bad_request", "after must be a room code from a previous page")
+    after = after.upper()
+    rooms = await request.app.state.services.manager.public_rooms()
+    rest = [r for r in rooms if r["code"] > after]
+    page = rest[:limit]
+    more = len(rest) > limit
+    return JSONResponse({"rooms": page, "next": page[-1]["code"] if more else None})
 
 
 async def rooms(request: Request) -> Response:
@@ -154,6 +235,7 @@ async def rooms(request: Request) -> Response:
 
 async def room_summary(request: Request) -> Response:
     """A room's public summary."""
+    spend(request, "lookups")
     code = request.path_params["code"]
     return JSONResponse(await request.app.state.services.manager.room_summary(code))
 
@@ -161,6 +243,7 @@ async def room_summary(request: Request) -> Response:
 async def take_seat(request: Request) -> Response:
     """Take an open seat (a given one, or the lowest) and get its token."""
     data = await body(request)
+    spend(request, "seats")
     code = normalize_code(request.path_params["code"])
     seat, token = await request.app.state.services.manager.take_seat(
         code, field(data, "seat", int, None), field(data, "name", str, "")
@@ -197,6 +280,24 @@ async def metrics(request: Request) -> Response:
     text = services.metrics.render(time.monotonic(), services.manager.stats())
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
 
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (unknown path, wrong method) in the API's JSON shape."""
+    assert isinstance(exc, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "bad_request")
+    message = {
+        "not_found": "no such path",
+        "method_not_allowed": "that method is not allowed here",
+    }.get(code, "bad request")
+    return JSONResponse({"code": code, "message": message}, exc.status_code, exc.headers)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """A bug: logged whole, answered with a JSON 500 that tells nothing of the inside."""
+    return JSONResponse({"code": "internal", "message": "internal error"}, 500)
+
+
+exception_handlers = {HTTPException: http_error, Exception: server_error}
 
 routes = [
     Route("/api/games", translated(list_games), methods=["GET"]),

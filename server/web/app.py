@@ -128,4 +128,4 @@ def create_app(
     ]
     if STATIC_DIR.is_dir():
         routes.append(ClientMount("/", StaticFiles(directory=STATIC_DIR, html=True), name="client"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=api.exception_handlers)

@@ -38,6 +38,7 @@ class Close:
     TRY_AGAIN_LATER = 1013  # the room cannot be served right now (e.g. run elsewhere)
     BAD_HELLO = 4000
     BAD_TOKEN = 4001
+    NO_SPECTATORS = 4003  # the host refuses spectators in this room
     ROOM_NOT_FOUND = 4004
     HELLO_TIMEOUT = 4008
     TOO_MANY_CONNECTIONS = 4009
@@ -65,7 +66,12 @@ _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "ping": {},
 }
 MAX_TOKENS = 2  # same-device play: one connection may hold two seats
-MAX_SEQ = 2**62
+# Move numbers are whole numbers below 2**53 (exact in JavaScript too); how far one may
+# jump past the seat's last is the room's rule (`server.rooms.core.MAX_SEQ_STEP`).
+MAX_SEQ = 2**53
+MAX_SEAT = 255
+MAX_ACTION_DEPTH = 4  # a move map nests lists and maps at most this deep
+MAX_MESSAGE = 200  # characters of an error message (it may quote what a client sent)
 
 
 def parse(data: bytes | str, max_frame: int) -> dict[str, Any]:
@@ -89,13 +95,51 @@ def parse(data: bytes | str, max_frame: int) -> dict[str, Any]:
         # bool is an int in Python; a seat or seq of True is still malformed.
         if not isinstance(value, want) or (want is int and isinstance(value, bool)):
             raise FrameError(BAD_FRAME, f"{kind}: field {name!r} must be {_name(want)}")
-    if kind == "move" and not (0 <= frame["seq"] < MAX_SEQ and frame["seat"] >= 0):
-        raise FrameError(BAD_FRAME, "move: seat and seq must be non-negative")
+    if kind == "move":
+        if not 0 <= frame["seq"] < MAX_SEQ:
+            raise FrameError(BAD_FRAME, "move: seq must be a whole number from 0 to 2**53 - 1")
+        if not 0 <= frame["seat"] <= MAX_SEAT:
+            raise FrameError(BAD_FRAME, f"move: seat must be from 0 to {MAX_SEAT}")
+        if not nested_at_most(frame["action"], MAX_ACTION_DEPTH):
+            raise FrameError(BAD_FRAME, f"move: action nests more than {MAX_ACTION_DEPTH} deep")
+    if kind == "shown" and "version" in frame:
+        version = frame["version"]
+        if type(version) is not int or version < 0:
+            raise FrameError(BAD_FRAME, "shown: field 'version' must be a non-negative int")
     if kind == "hello":
         tokens = frame["tokens"]
         if len(tokens) > MAX_TOKENS or not all(isinstance(t, str) for t in tokens):
             raise FrameError(BAD_FRAME, f"hello: tokens must be at most {MAX_TOKENS} strings")
     return frame
+
+
+def nested_at_most(data: Any, depth: int) -> bool:
+    """True if lists and maps in `data` nest at most `depth` deep (checked without
+    recursion, so any depth is safe to check).
+
+    >>> nested_at_most({"a": [1, {"b": []}]}, 4), nested_at_most([[[]]], 2)
+    (True, False)
+    """
+    stack = [(data, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict | list):
+            if level > depth:
+                return False
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((item, level + 1) for item in items)
+    return True
+
+
+def bounded(message: str) -> str:
+    """An error message cut to MAX_MESSAGE characters: never an unbounded echo.
+
+    >>> len(bounded("x" * 5000)), bounded("short")
+    (200, 'short')
+    """
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return message[: MAX_MESSAGE - 1] + "…"
 
 
 def _name(want: type | tuple[type, ...]) -> str:
@@ -148,4 +192,4 @@ encode_view = ViewEncoder().encode
 
 def error(code: str, message: str, **context: Any) -> bytes:
     """An error frame; `context` carries e.g. the seat and seq of the refused move."""
-    return codec.pack({"t": "error", "code": code, "message": message, **context})
+    return codec.pack({"t": "error", "code": code, "message": bounded(message), **context})

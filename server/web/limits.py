@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -17,11 +17,49 @@ class Limits:
     transport_max_frame: int = 64 * 1024
     frames_per_second: float = 20.0
     frame_burst: int = 40
-    connections_per_room: int = 16
+    # Seat holders' connections and spectators' are capped apart, so spectators (who
+    # need only the room code) can never keep a player out.
+    connections_per_room: int = 32
+    spectators_per_room: int = 16
     hello_timeout_s: float = 10.0
     # Frames queued for a client that does not read; past this it is disconnected
     # rather than allowed to grow the server's memory.
     outbox_frames: int = 512
+    # Per client address, each (per minute, burst): room creations, seats taken, and
+    # lookups (room summaries, the public list, websocket connections); see `RATE_LIMITS`.
+    rate_limits: dict[str, tuple[float, int]] | None = field(
+        default_factory=lambda: dict(RATE_LIMITS)
+    )
+
+
+# The defaults: generous for people, slow for scripts (guessing a 30-bit room code at
+# 5 lookups a second takes years; 30 rooms a minute keeps at most 150 in memory).
+RATE_LIMITS: dict[str, tuple[float, int]] = {
+    "rooms": (30.0, 10),
+    "seats": (60.0, 20),
+    "lookups": (300.0, 60),
+}
+
+
+def parse_rate_limits(text: str) -> dict[str, tuple[float, int]] | None:
+    """`--rate-limits` / $ZASHIKI_RATE_LIMITS: "off", or "rooms=30/10,lookups=300/60"
+    (per minute / burst; unnamed kinds keep their defaults).
+
+    >>> parse_rate_limits("off") is None
+    True
+    >>> parse_rate_limits("rooms=6/2")["rooms"], parse_rate_limits("")["seats"]
+    ((6.0, 2), (60.0, 20))
+    """
+    if text.strip().lower() == "off":
+        return None
+    limits = dict(RATE_LIMITS)
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        kind, _, value = part.partition("=")
+        rate, _, burst = value.partition("/")
+        if kind not in RATE_LIMITS or float(rate) <= 0 or int(burst or 1) < 1:
+            raise ValueError(f"bad rate limit {part!r}; kinds: {sorted(RATE_LIMITS)}")
+        limits[kind] = (float(rate), int(burst or 1))
+    return limits
 
 
 class TokenBucket:

@@ -4,14 +4,30 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import socket
 
 import uvicorn
+from starlette.applications import Starlette
 
 from server.rooms.manager import LEASE_MS
 from server.web.app import create_app, describe_store
 from server.web.limits import Limits
 
 log = logging.getLogger("zashiki")
+
+
+class GoodbyeServer(uvicorn.Server):
+    """uvicorn's server, telling websocket clients why before it closes their sockets."""
+
+    def __init__(self, config: uvicorn.Config, app: Starlette) -> None:
+        super().__init__(config)
+        self.app = app
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        services = getattr(self.app.state, "services", None)
+        if services is not None:
+            await services.say_goodbye()
+        await super().shutdown(sockets)
 
 
 def serve(
@@ -25,8 +41,9 @@ def serve(
     limits = limits or Limits()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     log.info(describe_store(redis_url))
+    app = create_app(redis_url, limits, lease_ms)
     config = uvicorn.Config(
-        create_app(redis_url, limits, lease_ms),
+        app,
         host=host,
         port=port,
         loop="uvloop",
@@ -38,7 +55,10 @@ def serve(
         lifespan="on",
         access_log=False,
         timeout_graceful_shutdown=5,
+        # Idle keep-alive HTTP connections; slow headers are the proxy's to cut
+        # (deploy/README.md).
+        timeout_keep_alive=5,
     )
     # uvicorn has already shut down gracefully (rooms saved) when it re-raises Ctrl-C.
     with contextlib.suppress(KeyboardInterrupt):
-        uvicorn.Server(config).run()
+        GoodbyeServer(config, app).run()

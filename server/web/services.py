@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.rooms.manager import RoomManager
 from server.store.store import Store
 from server.web.limits import Limits, RoomConnections
 from server.web.metrics import Metrics
+from server.web.ratelimit import KeyedLimiter
 
 
 @dataclass
@@ -19,6 +22,26 @@ class Services:
     limits: Limits
     metrics: Metrics = field(default_factory=Metrics)
     connections: RoomConnections = field(init=False)
+    spectators: RoomConnections = field(init=False)
+    # Per client address, by kind ("rooms", "seats", "lookups"); empty: no HTTP limits.
+    rate_limiters: dict[str, KeyedLimiter] = field(init=False)
+    # The open websockets' outboxes (ws.Outbox), for the goodbye at shutdown.
+    outboxes: set[Any] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.connections = RoomConnections(self.limits.connections_per_room)
+        self.spectators = RoomConnections(self.limits.spectators_per_room)
+        self.rate_limiters = {
+            kind: KeyedLimiter(per_minute / 60.0, burst)
+            for kind, (per_minute, burst) in (self.limits.rate_limits or {}).items()
+        }
+
+    async def say_goodbye(self, timeout_s: float = 2.0) -> None:
+        """Before the server closes its sockets: tell every websocket client, in a
+        {"t": "closed", "code": "server_shutdown"} frame, then close it with 1012."""
+        goodbyes = [
+            outbox.goodbye("server_shutdown", "the server is restarting; reconnect")
+            for outbox in list(self.outboxes)
+        ]
+        if goodbyes:
+            await asyncio.wait([asyncio.ensure_future(g) for g in goodbyes], timeout=timeout_s)

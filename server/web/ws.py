@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from typing import Any
@@ -19,15 +20,23 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.rooms.errors import RoomError
 from server.rooms.manager import Attached
+from server.store.store import StoreError
 from server.web import frames
+from server.web.api import STORE_DOWN, RateLimited, spend
 from server.web.frames import Close, FrameError
 from server.web.limits import TokenBucket
 from server.web.metrics import Metrics
 from server.web.services import Services
 
+log = logging.getLogger("zashiki")
+
 # Close code for a RoomError raised while attaching; any other code (room_elsewhere,
 # server_shutdown, ...) is passing, so the client is told to try again later.
-ATTACH_CLOSE = {"room_not_found": Close.ROOM_NOT_FOUND, "bad_token": Close.BAD_TOKEN}
+ATTACH_CLOSE = {
+    "room_not_found": Close.ROOM_NOT_FOUND,
+    "bad_token": Close.BAD_TOKEN,
+    "no_spectators": Close.NO_SPECTATORS,
+}
 # Close code when the room stops running here ({"t": "closed"} from the room).
 # A seat left or given a new token (by the host) closes its connections for good.
 ROOM_CLOSED = {
@@ -111,6 +120,15 @@ class Outbox:
                 await self._waiter
                 self._waiter = None
 
+    async def goodbye(self, code: str, message: str) -> None:
+        """Send a last {"t": "closed"} frame, close with 1012, and wait for the writer
+        (the server is shutting down)."""
+        self.push(frames.encode({"t": "closed", "code": code, "message": message}))
+        if self.close_code is None:
+            self.close_code = Close.SERVICE_RESTART
+        if self.task is not None:
+            await asyncio.wait([self.task])
+
     async def aclose(self) -> None:
         """Stop the writer (frames still queued for a departed client are dropped)."""
         if self.task is not None:
@@ -155,18 +173,27 @@ async def play(websocket: WebSocket) -> None:
     except FrameError as exc:
         await refuse(websocket, exc.code, exc.message, Close.BAD_HELLO)
         return
-    if not services.connections.enter(room):
+    try:
+        spend(websocket, "lookups")
+    except RateLimited as exc:
+        await refuse(websocket, exc.code, exc.message, Close.TRY_AGAIN_LATER)
+        return
+    # Seat holders and spectators are counted apart: spectators never keep a player out.
+    tokens = hello["tokens"]
+    counted = services.connections if tokens else services.spectators
+    if not counted.enter(room):
+        cap = f"{counted.limit} {'seat holder' if tokens else 'spectator'} connections"
         await refuse(
             websocket,
             frames.TOO_MANY_CONNECTIONS,
-            f"a room takes at most {limits.connections_per_room} connections",
+            f"a room takes at most {cap}",
             Close.TOO_MANY_CONNECTIONS,
         )
         return
     try:
-        await serve_attached(websocket, services, room, hello["tokens"])
+        await serve_attached(websocket, services, room, tokens)
     finally:
-        services.connections.leave(room)
+        counted.leave(room)
 
 
 async def serve_attached(
@@ -180,12 +207,18 @@ async def serve_attached(
         close = ATTACH_CLOSE.get(exc.code, Close.TRY_AGAIN_LATER)
         await refuse(websocket, exc.code, exc.message, close)
         return
+    except StoreError as exc:
+        log.warning("websocket to room %s: the store failed: %s", room, exc)
+        await refuse(websocket, "store_error", STORE_DOWN, Close.TRY_AGAIN_LATER)
+        return
     metrics = services.metrics
     metrics.connections += 1
+    services.outboxes.add(outbox)
     try:
         outbox.start(frames.encode(welcome(attachment)))
         await read_frames(websocket, services, attachment, outbox)
     finally:
+        services.outboxes.discard(outbox)
         metrics.connections -= 1
         attachment.detach()
         await outbox.aclose()
@@ -225,6 +258,11 @@ async def read_frames(
         except (FrameError, RoomError) as exc:
             metrics.errors[exc.code] += 1
             outbox.push(frames.error(exc.code, exc.message, **context))
+            continue
+        except StoreError as exc:
+            log.warning("websocket to room %s: the store failed: %s", attachment.code, exc)
+            metrics.errors["store_error"] += 1
+            outbox.push(frames.error("store_error", STORE_DOWN, **context))
             continue
         if reply is not None and not outbox.carried(reply):
             outbox.push(frames.encode(reply))

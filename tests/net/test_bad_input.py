@@ -152,7 +152,8 @@ async def test_connection_past_the_room_cap_is_refused(
     server: ServerProcess, session: Session
 ) -> None:
     code = session.seats[0].code
-    spectators = [await hello(server, code, []) for _ in range(LIMITS.connections_per_room - 1)]
+    # The session's own connection holds a seat: spectators have a cap of their own.
+    spectators = [await hello(server, code, []) for _ in range(LIMITS.spectators_per_room)]
     for ws in spectators:
         assert codec.unpack(await ws.recv())["t"] == "welcome"
     extra = await hello(server, code, [])

@@ -1,0 +1,77 @@
+"""Faults played for real: a Redis the test stops and starts, a server told to stop."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from client.lib import Client
+from server.web.frames import Close
+from tests.conftest import RedisProcess
+from tests.net.conftest import CLEAN_EXIT, ServerProcess
+from tests.net.test_hardening import close_code, frame, hello
+
+
+@pytest.fixture
+def outage_server(own_redis: RedisProcess, tmp_path: Path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(own_redis.url, tmp_path / "server.log")
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+def no_detail(answer: httpx.Response) -> bool:
+    """A store_error answer that tells the client nothing of the infrastructure."""
+    message = answer.json()["message"]
+    return "Redis" not in message and "Errno" not in message and "127.0.0.1" not in message
+
+
+async def test_a_redis_outage_answers_503_store_error_and_an_error_frame(
+    own_redis: RedisProcess, outage_server: ServerProcess
+) -> None:
+    url = outage_server.url
+    own_redis.stop()
+    async with httpx.AsyncClient(base_url=url, timeout=20) as h:
+        for answer in (
+            await h.post("/api/rooms", json={"game": "usunoro"}),
+            await h.get("/api/rooms"),
+            await h.get("/api/rooms/ABCDEF"),
+            await h.post("/api/rooms/ABCDEF/seats", json={}),
+        ):
+            assert answer.status_code == 503, answer.text
+            assert answer.json()["code"] == "store_error" and no_detail(answer)
+        ws = await hello(outage_server, "ABCDEF", [])
+        refused = await frame(ws, "error")
+        assert refused["code"] == "store_error" and "Redis" not in refused["message"]
+        assert await close_code(ws) == Close.TRY_AGAIN_LATER
+        own_redis.start()
+        assert (await h.post("/api/rooms", json={"game": "usunoro"})).status_code == 201
+    assert outage_server.alive()
+    assert "never retrieved" not in outage_server.output()
+
+
+async def test_shutdown_sends_a_closed_frame_before_closing_with_1012(
+    server_for_shutdown: ServerProcess,
+) -> None:
+    client = Client(server_for_shutdown.url)
+    host = await client.create_room("usunoro", seats=["host", "cpu", "cpu", "cpu"])
+    ws = await hello(server_for_shutdown, host.code, [host.token])
+    await frame(ws, "view")
+    stopping = asyncio.create_task(asyncio.to_thread(server_for_shutdown.stop, signal.SIGTERM))
+    closed = await frame(ws, "closed")
+    assert closed["code"] == "server_shutdown"
+    assert await close_code(ws) == Close.SERVICE_RESTART
+    assert await stopping in CLEAN_EXIT
+
+
+@pytest.fixture
+def server_for_shutdown(redis_url: str, tmp_path: Path) -> Iterator[ServerProcess]:
+    proc = ServerProcess(redis_url, tmp_path / "server.log")
+    proc.start()
+    yield proc
+    proc.stop()
