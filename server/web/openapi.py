@@ -68,6 +68,7 @@ SEAT_PARAMETER: Schema = {
 COMMON_ERRORS: Schema = {
     "400": error_answer("bad_request: malformed JSON or a field of the wrong type"),
     "413": error_answer("too_large: a body over 16 KB"),
+    "429": error_answer("rate_limited: over a per-client limit; see the Retry-After header"),
     "503": error_answer("room_elsewhere, room_moved, server_shutdown or store_error: retry"),
 }
 
@@ -126,6 +127,8 @@ SCHEMAS: dict[str, Schema] = {
                 "type": "boolean",
                 "description": "int choices are seat numbers, allowed below the seat count",
             },
+            "minimum": {"type": "integer", "description": "a whole-number option's least"},
+            "maximum": {"type": "integer", "description": "a whole-number option's most"},
         },
     },
     "Game": {
@@ -182,6 +185,10 @@ SCHEMAS: dict[str, Schema] = {
                 "type": ["integer", "null"],
                 "description": "a CPU covers an absent human after this; null: never",
             },
+            "spectators": {
+                "type": "boolean",
+                "description": "whether connections without a seat token may watch",
+            },
         },
     },
     "SeatGrant": {
@@ -208,6 +215,7 @@ SCHEMAS: dict[str, Schema] = {
             "public": {"type": "boolean"},
             "name": {"type": "string"},
             "host_name": {"type": "string"},
+            "spectators": {"type": "boolean", "description": "default true: anyone may watch"},
         },
     },
     "TakeSeat": {
@@ -321,14 +329,34 @@ PATHS: dict[str, Schema] = {
         },
         "get": {
             "operationId": "listPublicRooms",
-            "summary": "Public rooms still waiting for players",
+            "summary": "Public rooms still waiting for players, a page at a time in code order",
+            "parameters": [
+                {
+                    "name": "limit",
+                    "in": "query",
+                    "description": "rooms per page (default 50)",
+                    "schema": {"type": "integer", "minimum": 1, "maximum": 100},
+                },
+                {
+                    "name": "after",
+                    "in": "query",
+                    "description": "the previous page's `next`",
+                    "schema": {"type": "string", "maxLength": 16},
+                },
+            ],
             "responses": {
                 "200": json_answer(
                     "the rooms",
                     {
                         "type": "object",
-                        "required": ["rooms"],
-                        "properties": {"rooms": {"type": "array", "items": ref("RoomSummary")}},
+                        "required": ["rooms", "next"],
+                        "properties": {
+                            "rooms": {"type": "array", "items": ref("RoomSummary")},
+                            "next": {
+                                "type": ["string", "null"],
+                                "description": "`after` for the next page; null: the last",
+                            },
+                        },
                     },
                 ),
                 **COMMON_ERRORS,
