@@ -175,8 +175,25 @@ class Connection:
         self._closing = False
 
     async def open(self) -> None:
-        """Connect and authenticate; raises ZashikiError if the server refuses."""
-        await self._handshake()
+        """Connect and authenticate; raises ZashikiError if the server refuses.
+
+        A refusal that means "not now" (RETRYABLE: room_elsewhere, store_error, ...) or
+        an unreachable server is tried again with the reconnect pauses, as after a drop;
+        the last such failure is raised once they run out.
+        """
+        delays = (0.0, *RECONNECT_DELAYS)
+        for attempt, delay in enumerate(delays, 1):
+            await asyncio.sleep(delay)
+            last = attempt == len(delays)
+            try:
+                await self._handshake()
+                break
+            except ZashikiError as exc:
+                if exc.code not in RETRYABLE or last:
+                    raise
+            except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
+                if last:
+                    raise
         self._reader = asyncio.create_task(self._read_forever())
 
     async def __aenter__(self) -> Connection:

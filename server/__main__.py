@@ -27,7 +27,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         rate_limits=parse_rate_limits(args.rate_limits),
         spectators_per_room=args.spectators_per_room,
     )
-    serve(host=args.host, port=args.port, redis_url=args.redis_url or None, limits=limits, **lease)
+    serve(
+        host=args.host,
+        port=args.port,
+        redis_url=args.redis_url or None,
+        limits=limits,
+        node_id=args.node_id or None,
+        **lease,
+    )
     return 0
 
 
@@ -58,6 +65,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("ZASHIKI_LEASE_MS"),
         help="how long a room's lease lasts unrenewed, so how soon another process takes "
         "over the rooms of one that died (default: $ZASHIKI_LEASE_MS, else 30000)",
+    )
+    serve.add_argument(
+        "--node-id",
+        default=os.environ.get("ZASHIKI_NODE_ID", ""),
+        help="this process's name in room leases and on the bus; keep it across restarts "
+        "(a restarted process then serves its rooms at once) and unique among running "
+        "processes (default: $ZASHIKI_NODE_ID, else hostname:port)",
     )
     serve.add_argument(
         "--rate-limits",

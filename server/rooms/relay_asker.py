@@ -127,7 +127,7 @@ class Asker:
         self.links[link.link] = link
         ask = {"k": "attach", "c": code, "t": token_hashes, "l": link.link, "h": take}
         try:
-            reply = await self._request(owner, ask)
+            reply = await self._request(owner, ask, link.link)
         except _Unreachable:
             self.links.pop(link.link, None)
             raise RoomError(
@@ -143,7 +143,7 @@ class Asker:
             self.links.pop(link.link, None)
             self.taken += reply["take"] == "given"
             return None
-        if reply["n"] != link.received:
+        if _lost(reply):
             self.drop_link(link)
             raise RoomError("room_elsewhere", f"messages of room {code} were lost; try again")
         link.seats = tuple(reply["ok"]["seats"])
@@ -175,7 +175,7 @@ class Asker:
         except _Unreachable:
             self._close_link(link)
             raise RoomError("room_moved", MOVED) from None
-        if reply["n"] != link.received and not link.detached:
+        if _lost(reply) and not link.detached:
             self._close_link(link)  # a message went missing: the client must catch up
         if "e" in reply:
             code, message = reply["e"]
@@ -302,6 +302,12 @@ class Asker:
     def _on_reply(self, message: dict[str, Any]) -> None:
         pending = self._pending.get(message["r"])
         if pending is not None and not pending[0].done():
+            link = self.links.get(pending[2]) if pending[2] is not None else None
+            if link is not None:
+                # The count now, as the reply arrives: the owner sent its n messages
+                # before it (one ordered bus). By the time the waiting coroutine runs,
+                # later messages of the same read may have been counted too.
+                message["got"] = link.received
             pending[0].set_result(message)
 
     def _on_take(self, message: dict[str, Any]) -> None:
@@ -309,6 +315,11 @@ class Asker:
         if self._take is not None:
             self.taken += 1
             self._take(message["c"])
+
+
+def _lost(reply: dict[str, Any]) -> bool:
+    """True if a link's messages sent before `reply` did not all arrive before it."""
+    return "n" in reply and reply.get("got", -1) != reply["n"]
 
 
 def _deliver(link: RemoteAttachment, message: dict[str, Any]) -> None:

@@ -84,7 +84,10 @@ def make_bus(redis_url: str | None) -> Bus:
 
 
 def create_app(
-    redis_url: str | None = None, limits: Limits | None = None, lease_ms: int = LEASE_MS
+    redis_url: str | None = None,
+    limits: Limits | None = None,
+    lease_ms: int = LEASE_MS,
+    node_id: str | None = None,
 ) -> Starlette:
     """The whole server as one ASGI app.
 
@@ -98,8 +101,11 @@ def create_app(
         await store.start()
         bus = make_bus(redis_url)
         await bus.start()
-        # The lease owner id: unique per process, readable in Redis when debugging.
-        owner = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
+        # The lease owner id. A stable one (`serve` gives host:port) lets a process
+        # restarted in place take its rooms back at once instead of waiting out its own
+        # leases; two processes can never share it while both listen (the port), and
+        # even then a save's version check lets only one of them go on with a room.
+        owner = node_id or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         clock = RealClock(asyncio.get_running_loop())
         manager = RoomManager(store, clock, instance_id=owner, lease_ms=lease_ms, bus=bus)
         await manager.start()

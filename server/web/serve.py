@@ -36,12 +36,15 @@ def serve(
     redis_url: str | None,
     limits: Limits | None = None,
     lease_ms: int = LEASE_MS,
+    node_id: str | None = None,
 ) -> None:
     """Serve until SIGINT/SIGTERM; the app's lifespan saves and closes on the way out."""
     limits = limits or Limits()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     log.info(describe_store(redis_url))
-    app = create_app(redis_url, limits, lease_ms)
+    # The node id names this process in room leases and on the bus; the same one after a
+    # restart in place takes its rooms back at once.
+    app = create_app(redis_url, limits, lease_ms, node_id or f"{socket.gethostname()}:{port}")
     config = uvicorn.Config(
         app,
         host=host,

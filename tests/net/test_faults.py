@@ -75,3 +75,48 @@ def server_for_shutdown(redis_url: str, tmp_path: Path) -> Iterator[ServerProces
     proc.start()
     yield proc
     proc.stop()
+
+
+async def test_a_server_restarted_in_place_serves_its_rooms_at_once(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A lease far longer than the test: a restarted process that had to wait its own
+    # leases out would answer room_elsewhere throughout.
+    monkeypatch.setenv("ZASHIKI_LEASE_MS", "600000")
+    first = ServerProcess(redis_url, tmp_path / "first.log")
+    first.start()
+    client = Client(first.url)
+    host = await client.create_room("usunoro", seats=["host", "cpu", "cpu", "cpu"])
+    ws = await hello(first, host.code, [host.token])
+    await frame(ws, "view")
+    first.stop(signal.SIGKILL)  # no goodbye, leases left held
+    second = ServerProcess(redis_url, tmp_path / "second.log", port=first.port)
+    second.start()
+    try:
+        again = await hello(second, host.code, [host.token])
+        assert (await frame(again, "welcome"))["seats"] == [host.seat]
+        await again.close()
+    finally:
+        second.stop()
+
+
+async def test_the_python_client_retries_a_first_connect_refused_as_room_elsewhere(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ZASHIKI_LEASE_MS", "8000")
+    monkeypatch.setenv("ZASHIKI_NODE_ID", "first-life")
+    first = ServerProcess(redis_url, tmp_path / "first.log")
+    first.start()
+    host = await Client(first.url).create_room("usunoro", seats=["host", "cpu", "cpu", "cpu"])
+    first.stop(signal.SIGKILL)  # its lease stays held by a process that is gone
+    # Another process (another identity) answers room_elsewhere until the lease lapses.
+    monkeypatch.setenv("ZASHIKI_NODE_ID", "second-life")
+    second = ServerProcess(redis_url, tmp_path / "second.log")
+    second.start()
+    try:
+        ws = await hello(second, host.code, [host.token])
+        assert (await frame(ws, "error"))["code"] == "room_elsewhere"
+        async with await Client(second.url).connect(host.code, [host.token]) as conn:
+            assert conn.seats == [host.seat]
+    finally:
+        second.stop()
