@@ -38,6 +38,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    """Re-run a match file through its engine; print it as text, or the first fault."""
+    from server.rooms.match_file import MatchFileError, load_file, verify
+
+    try:
+        verified = verify(load_file(args.file))
+    except MatchFileError as exc:
+        print(f"zashiki replay: {args.file}: FAILED: {exc}", file=sys.stderr)
+        return 1
+    if not args.quiet:
+        print("\n".join(verified.lines))
+    inputs = len(verified.match.entries)
+    print(f"verified: {inputs} inputs re-ran; every recorded result and the outcome match")
+    return 0
+
+
 def positive_int(text: str) -> int:
     """An argument that must be a whole number above zero."""
     value = int(text)
@@ -87,6 +103,12 @@ def build_parser() -> argparse.ArgumentParser:
         "default: $ZASHIKI_SPECTATORS_PER_ROOM, else 16)",
     )
     serve.set_defaults(run=cmd_serve)
+    replay = sub.add_parser(
+        "replay", help="re-run an exported match file through the engine and print it"
+    )
+    replay.add_argument("file", help="a match file (JSON) from GET /api/rooms/{code}/matches/{n}")
+    replay.add_argument("--quiet", action="store_true", help="print only the verdict")
+    replay.set_defaults(run=cmd_replay)
     return parser
 
 

@@ -4,7 +4,8 @@ The actor in `room.py` feeds it inputs with the current wall time (ms) and saves
 `dump()` returns. Game time runs only while the actor says the room runs
 (`set_running`); CPU decisions are kept as due game times, so a dump carries the exact
 remaining waits. Every engine input is appended to `log` (drained by the actor into the
-store's move log), which `replay.py` can play back.
+store's move log), which `replay.py` can play back; so are a match's start (with its
+number and seats) and its end (with the outcome), which the room's history reads.
 
 A room plays matches one after another: once a match is over, the host's start begins
 match `match + 1` with the same seats, options and difficulty, a seed derived from the
@@ -185,7 +186,9 @@ class RoomCore:
         except IllegalAction as exc:  # e.g. an option naming a seat that became a CPU
             raise RoomError("bad_option", exc.message) from None
         self.status = "playing"
-        self.log.append({"k": "start", "n": n, "options": options, "seed": seed, "cpu": cpus})
+        seats = [{"kind": s.kind, "name": s.name} for s in self.seats]
+        start = {"k": "start", "n": n, "options": options, "seed": seed, "cpu": cpus}
+        self.log.append({**start, "match": self.match, "seats": seats})
         self.events.append({"type": "match_started", "match": self.match})
         self.gate_wanted = True
         self._plan(self.now(wall), replan=True)
@@ -270,9 +273,11 @@ class RoomCore:
         kinds = {e.get("type") for e in events}
         if kinds & GATE_EVENTS:
             self.gate_wanted = True
-        if self.game.outcome(self.state) is not None:
+        outcome = self.game.outcome(self.state)
+        if outcome is not None:
             self.status = "over"
             self.pending.clear()
+            self.log.append({"k": "end", "match": self.match, "outcome": outcome})
             return
         self._plan(t, replan=bool(kinds & REPLAN_EVENTS))
 

@@ -5,7 +5,8 @@ The log holds every engine input in order: {"k": "start", "n", "options", "seed"
 then moves {"k": "m", "s": seat, "a": action, "t": game ms} and rule-timer firings
 {"k": "x", "t": game ms}. A room plays matches one after another ("play again"), so a
 start entry later in the log begins a new match: a fresh state from that entry's own
-seed, game time from 0 again. Engines are deterministic, so playing the log back gives
+seed, game time from 0 again. A match's end {"k": "end", "match", "outcome"} is a record
+for the room's history, not an input. Engines are deterministic, so playing the log back gives
 the saved state of the latest match exactly.
 """
 
@@ -30,6 +31,8 @@ def replay(game: Game, log: list[dict[str, Any]]) -> Any:
             game.apply(state, entry["s"], entry["a"], entry["t"])
         elif entry["k"] == "x":
             game.expire(state, entry["t"])
+        elif entry["k"] == "end":
+            continue
         else:
             raise ValueError(f"unknown log entry {entry['k']!r}")
     return state

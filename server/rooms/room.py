@@ -432,6 +432,9 @@ class Room:
             core.version += 1
             blob = self.blob()
             entries, core.log = core.log, []
+            for entry in entries:
+                if entry["k"] in ("start", "end"):
+                    entry["at"] = round(self._wall(), 3)  # the history's dates (Unix s)
             started = time.perf_counter()
             try:
                 await self.store.save(self.code, core.version, blob, entries)

@@ -15,6 +15,11 @@ GRAB = {"type": "grab"}
 NEXT = {"type": "next"}
 
 
+def undated(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A move log without the wall-clock dates of match starts and ends (runs differ there)."""
+    return [{k: v for k, v in entry.items() if k != "at"} for entry in log]
+
+
 class Player:
     """A scripted client: keeps the latest message, reports every view shown at once.
 

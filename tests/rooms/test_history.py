@@ -1,0 +1,85 @@
+"""The room's match history: every finished match of a play-again series is kept, and a
+replay from a seat's eyes is exactly what that seat was sent live, for every game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from server.games import registry
+from server.rooms.history import Replayer, finished_matches, perspective_of, standings
+from tests.rooms.helpers import Env
+from tests.rooms.history_support import GAMES, HUMAN, play_matches
+
+
+def follows(live: list[dict[str, Any]], replayed: list[dict[str, Any]]) -> int:
+    """How many of the `live` views appear, in order, among the `replayed` ones (a view
+    message can follow several inputs, and several messages can show one state)."""
+    at = 0
+    for matched, view in enumerate(live):
+        while at < len(replayed) and replayed[at] != view:
+            at += 1
+        if at == len(replayed):
+            return matched
+    return len(live)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_two_matches_are_kept_and_seat_2s_replay_is_what_it_saw_live(
+    env: Env, game_id: str
+) -> None:
+    code, _, recorder = await play_matches(env, game_id, seed=31, matches=2)
+    game = registry.get(game_id)
+    matches = finished_matches(await env.store.read_log(code))
+
+    assert [m.number for m in matches] == [1, 2]
+    assert matches[0].seed != matches[1].seed
+    assert all(m.seats[HUMAN] == {"kind": "human", "name": "Hana"} for m in matches)
+    assert all(
+        m.started is not None and m.ended is not None and m.ended >= m.started for m in matches
+    )
+    for match in matches:
+        replayer = Replayer(game, match)
+        states = list(replayer.states(0))
+        assert len(states) == replayer.steps == len(match.entries) + 1
+        replayed = [replayer.step(i, s, HUMAN)["view"] for i, s in replayer.states(0)]
+        live = recorder.seen[match.number]
+        assert len(live) > 1
+        assert follows(live, replayed) == len(live), (
+            f"match {match.number}: a live view is not replayed"
+        )
+        assert live[-1] == replayed[-1] and live[0] == replayed[0]
+        # Later requests start from the checkpoints the first pass kept: same views.
+        for start in {replayer.steps - 1, replayer.steps // 2, 33 % replayer.steps}:
+            page, _ = replayer.page(start, 2, HUMAN, budget_s=1.0)
+            assert [s["view"] for s in page] == replayed[start : start + 2]
+        # The recorded result is the one the room announced when the match ended.
+        outcome = replayer.step(replayer.steps - 1, states[-1][1], HUMAN)["outcome"]
+        assert outcome == match.outcome
+        assert match.summary()["places"] == match.outcome["places"]
+    table = standings(matches)
+    assert [row["played"] for row in table] == [2] * matches[0].n
+    wins = [sum(1 for m in matches if m.outcome["places"][s] == 1) for s in range(matches[0].n)]
+    assert [row["wins"] for row in table] == wins
+
+
+async def test_a_match_still_being_played_is_not_history(env: Env) -> None:
+    code, token, _ = await play_matches(env, "kokuto_rum", seed=32, matches=1)
+    await env.manager.start_match(code, token)
+    await env.run(3_000)
+    log = await env.store.read_log(code)
+    assert sum(1 for e in log if e["k"] == "start") == 2
+    assert [m.number for m in finished_matches(log)] == [1]
+
+
+def test_only_players_choose_a_perspective() -> None:
+    assert perspective_of("2", 4, is_player=True) == 2
+    assert perspective_of("open", 4, is_player=True) == "open"
+    assert perspective_of("2", 4, is_player=False) is None
+    assert perspective_of("open", 4, is_player=False) is None
+    assert perspective_of(None, 4, is_player=True) is None
+    with pytest.raises(ValueError, match="no seat"):
+        perspective_of("4", 4, is_player=True)
+    with pytest.raises(ValueError, match="no seat"):
+        perspective_of("-1", 4, is_player=True)
