@@ -23,7 +23,7 @@ from typing import Any
 from server.games.contract import Game, IllegalAction
 
 CHECKPOINT_EVERY = 32
-SCORE_KEYS = ("scores", "penalties", "vp", "score")
+SCORE_KEYS = ("scores", "penalties", "vp", "score", "homare")
 ROUND_KEYS = ("hand_no", "deal", "round")
 
 

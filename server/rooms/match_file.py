@@ -208,7 +208,7 @@ def _cards(hand: Any) -> str:
 
 
 def _move_text(entry: dict[str, Any], seat_names: list[str]) -> str:
-    at = f"{entry['t'] / 1000:8.1f} s"
+    at = f"{entry['t'] / 1000:6.1f} s"
     if entry["k"] == "x":
         return f"{at}  rule timer fires"
     return f"{at}  {seat_names[entry['s']]}: {json.dumps(entry['a'], ensure_ascii=False)}"
