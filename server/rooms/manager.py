@@ -355,6 +355,10 @@ class RoomManager:
         """Stop running a room here (it stays in the store); tests use it to simulate a crash."""
         await self._unload(normalize_code(code), "unloaded")
 
+    def game_of(self, game_id: str) -> Game:
+        """The engine of a game id (one given to this manager, else the registry's)."""
+        return self._game(game_id)
+
     # -- internals -------------------------------------------------------------------------
     def _game(self, game_id: str) -> Game:
         game = self._games.get(game_id)

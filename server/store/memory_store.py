@@ -66,6 +66,11 @@ class MemoryStore(Store):
             return []
         return [codec.unpack(e) for e in self._logs.get(code, [])]
 
+    async def log_length(self, code: str) -> int:
+        if self._live(code) is None:
+            return 0
+        return len(self._logs.get(code, []))
+
     async def expires_in_ms(self, code: str) -> int | None:
         entry = self._live(code)
         return None if entry is None else int(entry[2] - self._wall_ms())

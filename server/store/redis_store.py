@@ -233,6 +233,10 @@ class RedisStore(Store):
         return [codec.unpack(fields[b"e"]) for _, fields in entries]
 
     @_outage_is_store_error
+    async def log_length(self, code: str) -> int:
+        return int(await self._redis.xlen(self._key("log", code)))
+
+    @_outage_is_store_error
     async def expires_in_ms(self, code: str) -> int | None:
         ttl = await self._redis.pttl(self._key("room", code))
         return None if ttl < 0 else int(ttl)

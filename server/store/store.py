@@ -79,6 +79,10 @@ class Store:
         """Every log entry of the room, oldest first."""
         raise NotImplementedError
 
+    async def log_length(self, code: str) -> int:
+        """How many entries the room's log holds (0 for no room); cheap, for caches."""
+        raise NotImplementedError
+
     async def expires_in_ms(self, code: str) -> int | None:
         """Milliseconds until the room expires, or None if it does not exist."""
         raise NotImplementedError

@@ -35,6 +35,7 @@ STATUS = {
     "room_not_found": 404,
     "not_found": 404,
     "method_not_allowed": 405,
+    "match_not_found": 404,
     "bad_token": 403,
     "not_host": 403,
     "not_your_seat": 403,

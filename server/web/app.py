@@ -29,7 +29,7 @@ from server.rooms.manager import LEASE_MS, RoomManager
 from server.store.bus import Bus, MemoryBus
 from server.store.memory_store import MemoryStore
 from server.store.store import Store
-from server.web import api, openapi, seats_api, ws
+from server.web import api, matches_api, openapi, seats_api, ws
 from server.web.limits import Limits
 from server.web.services import Services
 
@@ -129,6 +129,7 @@ def create_app(
     routes = [
         *api.routes,
         *seats_api.routes,
+        *matches_api.routes,
         Route("/openapi.json", openapi.openapi_json, methods=["GET"]),
         WebSocketRoute("/ws", ws.play),
     ]

@@ -6,6 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.rooms.archive import Archive
 from server.rooms.manager import RoomManager
 from server.store.store import Store
 from server.web.limits import Limits, RoomConnections
@@ -27,10 +28,12 @@ class Services:
     rate_limiters: dict[str, KeyedLimiter] = field(init=False)
     # The open websockets' outboxes (ws.Outbox), for the goodbye at shutdown.
     outboxes: set[Any] = field(default_factory=set)
+    archive: Archive = field(init=False)
 
     def __post_init__(self) -> None:
         self.connections = RoomConnections(self.limits.connections_per_room)
         self.spectators = RoomConnections(self.limits.spectators_per_room)
+        self.archive = Archive(self.store, self.manager.game_of)
         self.rate_limiters = {
             kind: KeyedLimiter(per_minute / 60.0, burst)
             for kind, (per_minute, burst) in (self.limits.rate_limits or {}).items()
