@@ -1,4 +1,5 @@
-// The page's boot and router: the lobby at "/", a room at "/?room=CODE". Each page is a
+// The page's boot and router: the lobby at "/", a room at "/?room=CODE", the replay of
+// its match N at "/?room=CODE&replay=N". Each page is a
 // module (lobby.js, room.js) that draws into the main area and hands back its rerender
 // (for a language change) and teardown (when the router leaves it).
 
@@ -7,6 +8,7 @@ import { TABLES } from "./tables/index.js";
 import { main } from "./page.js";
 import { showLobby } from "./lobby.js";
 import { showRoom } from "./room.js";
+import { showReplay } from "./replay.js";
 
 for (const table of Object.values(TABLES)) if (table.STRINGS) addStrings(table.STRINGS);
 
@@ -35,7 +37,9 @@ function route() {
   current.teardown();
   const params = new URLSearchParams(location.search);
   const code = (params.get("room") || "").trim().toUpperCase();
-  current = code ? showRoom(code, { watch: params.get("watch") === "1" }) : showLobby(navigate);
+  const replay = Number(params.get("replay"));
+  if (code && Number.isInteger(replay) && replay > 0) current = showReplay(code, replay);
+  else current = code ? showRoom(code, { watch: params.get("watch") === "1" }) : showLobby(navigate);
   main.focus({ preventScroll: true });
 }
 

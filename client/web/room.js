@@ -7,6 +7,7 @@ import { lang, setLang, t } from "./i18n.js";
 import { el, replaceKeepingFocus, seatLabel } from "./components.js";
 import { TABLES } from "./tables/index.js";
 import { errorText, gameName, main, notify, optionLabel, optionTitle } from "./page.js";
+import { createHistory } from "./history.js";
 
 /**
  * Show the room `code` in the main area, as a spectator when `watch`. Returns the page's
@@ -25,6 +26,9 @@ export function showRoom(code, { watch = false } = {}) {
   let socket = null;
   let table = null; // the game's renderer instance, drawing into tableHolder
   const tableHolder = el("div", { id: "table-root" });
+  const matchHistory = createHistory(code, {
+    tokens: () => held().map((s) => s.token), mine: () => mySeats(), notify,
+  });
 
   const held = () => seatStore.get(code);
   const mySeats = () => (page.message ? page.message.you || [] : held().map((s) => s.seat));
@@ -279,7 +283,10 @@ export function showRoom(code, { watch = false } = {}) {
     } else if (msg && msg.view) {
       const gameId = page.summary ? page.summary.game : null;
       const renderer = TABLES[gameId];
-      parts.push(settingsDialog(), playAgainBar(), tableHolder);
+      const room = msg.room || {};
+      const finished = room.status === "over" || room.match > 1;
+      parts.push(settingsDialog(), playAgainBar(), tableHolder, finished ? matchHistory.element : null);
+      matchHistory.update(room);
       replaceKeepingFocus(main, ...parts.filter(Boolean));
       if (!renderer) tableHolder.replaceChildren(el("p", {}, t("no_table")));
       else {

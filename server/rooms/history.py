@@ -205,8 +205,9 @@ class Replayer:
 
     def step(self, step: int, state: Any, perspective: int | str | None) -> dict[str, Any]:
         """One step as a replay shows it from `perspective` (a seat, None: a spectator,
-        "open": every seat's view). A move's action is shown only to its own seat (and
-        with every hand open); others see who moved."""
+        "open": every seat's view), with the moves the seat (every seat, when open) could
+        make then. A move's action is shown only to its own seat (and with every hand
+        open); others see who moved."""
         game, seats = self.game, range(self.match.n)
         public = game.view(state, None)
         record: dict[str, Any] = {
@@ -227,8 +228,12 @@ class Replayer:
                 record["kind"] = "timer"
         if perspective == "open":
             record["views"] = {s: game.view(state, s) for s in seats}
+            record["legal"] = {s: game.actions(state, s) for s in seats}
+        elif perspective is None:
+            record["view"] = public
         else:
-            record["view"] = public if perspective is None else game.view(state, perspective)
+            record["view"] = game.view(state, perspective)
+            record["legal"] = game.actions(state, perspective)
         if step == self.steps - 1:
             record["outcome"] = game.outcome(state)
         return record

@@ -8,10 +8,18 @@ few seconds of virtual time and the same seed plays the same match.
 
 from __future__ import annotations
 
+import asyncio
+import os
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from server.games import registry
+from server.rooms.clock import VirtualClock
+from server.rooms.history import Replayer, finished_matches
+from server.rooms.manager import RoomManager
+from server.store import codec
+from server.store.redis_store import RedisStore
 from tests.rooms.helpers import Env, Player
 
 HUMAN = 2
@@ -40,13 +48,15 @@ class Recorder(Player):
         return self.rng.choice(legal) if legal else None
 
 
-async def room_with_recorder(env: Env, game_id: str, seed: int) -> tuple[str, str, Recorder]:
+async def room_with_recorder(
+    env: Env, game_id: str, seed: int, host_name: str = "Hana"
+) -> tuple[str, str, Recorder]:
     """A room of `game_id` with the recorder at seat 2 (the host); (code, token, recorder)."""
     n = SEATS.get(game_id, 3)
     seats = ["cpu"] * n
     seats[HUMAN] = "host"
     code, _, token = await env.manager.create_room(
-        game_id, OPTIONS.get(game_id, {}), seats, "easy", seed=seed, host_name="Hana"
+        game_id, OPTIONS.get(game_id, {}), seats, "easy", seed=seed, host_name=host_name
     )
     recorder = Recorder(seed)
     await env.join(code, [token], recorder)
@@ -54,12 +64,57 @@ async def room_with_recorder(env: Env, game_id: str, seed: int) -> tuple[str, st
 
 
 async def play_matches(
-    env: Env, game_id: str, seed: int, matches: int
+    env: Env, game_id: str, seed: int, matches: int, host_name: str = "Hana"
 ) -> tuple[str, str, Recorder]:
     """`matches` matches of one room, the next one started by play again after each;
     (code, host token, recorder)."""
-    code, token, recorder = await room_with_recorder(env, game_id, seed)
+    code, token, recorder = await room_with_recorder(env, game_id, seed, host_name)
     for _ in range(matches):
         await env.manager.start_match(code, token)
         await env.play_out(code, limit_ms=24 * 3_600_000, step=5_000)
     return code, token, recorder
+
+
+def finished_room_sync(
+    redis_url: str, game_id: str, seed: int, host_name: str = "Hana"
+) -> tuple[str, str]:
+    """A room of `game_id` whose first match is over, in the Redis a test server uses
+    (played on a virtual clock here, then let go, as tests/rooms/finished.py does), for
+    synchronous tests; (code, seat 2's token). The work runs on a thread of its own."""
+
+    async def make() -> tuple[str, str]:
+        store = RedisStore(redis_url)
+        await store.start()
+        clock = VirtualClock()
+        env = Env(store, clock, RoomManager(store, clock, instance_id=f"offline-{os.getpid()}"))
+        try:
+            await env.manager.start()
+            code, token, _ = await play_matches(env, game_id, seed, 1, host_name)
+        finally:
+            await env.close()
+            await store.aclose()
+        return code, token
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, make()).result(timeout=120)
+
+
+def replay_steps_sync(redis_url: str, code: str, number: int = 1) -> list[dict[str, Any]]:
+    """Every step of a finished match of a room in that Redis, with every seat's view."""
+
+    async def read() -> list[dict[str, Any]]:
+        store = RedisStore(redis_url)
+        await store.start()
+        try:
+            log = await store.read_log(code)
+            stored = await store.load(code)
+        finally:
+            await store.aclose()
+        assert stored is not None
+        game = registry.get(codec.unpack(stored.blob)["settings"]["game_id"])
+        match = next(m for m in finished_matches(log) if m.number == number)
+        replayer = Replayer(game, match)
+        return [replayer.step(i, state, "open") for i, state in replayer.states(0)]
+
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, read()).result(timeout=60)

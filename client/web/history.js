@@ -1,0 +1,175 @@
+// The room page's match history: every finished match of the room (number, time,
+// winners, scores) with Replay and Download, and the standings across the series.
+// GET /api/rooms/{code}/matches is public; a match file is fetched with the seat token
+// as a bearer token (players get the full file, anyone else the spectator file).
+
+import { ApiError } from "./net.js";
+import { addStrings, lang, t } from "./i18n.js";
+import { el, seatLabel } from "./components.js";
+
+addStrings({
+  en: {
+    h_title: "Matches in this room",
+    h_standings: "Standings",
+    h_match_n: "Match {n}",
+    h_winner: "Winner: {who}",
+    h_winners: "Winners: {who}",
+    h_scores: "Scores: {scores}",
+    h_replay: "Replay",
+    h_replay_label: "Replay match {n}",
+    h_download: "Download",
+    h_download_label: "Download match {n} as a file",
+    h_wins: "{n} wins",
+    h_win: "1 win",
+    h_mean_place: "mean place {p}",
+    h_none: "No match has finished yet.",
+    h_loading: "Loading the matches…",
+    h_downloaded: "Match file saved.",
+  },
+  ja: {
+    h_title: "この部屋の対戦記録",
+    h_standings: "通算成績",
+    h_match_n: "第{n}戦",
+    h_winner: "勝者：{who}",
+    h_winners: "勝者：{who}",
+    h_scores: "得点：{scores}",
+    h_replay: "再生",
+    h_replay_label: "第{n}戦を再生する",
+    h_download: "保存",
+    h_download_label: "第{n}戦をファイルに保存する",
+    h_wins: "{n}勝",
+    h_win: "1勝",
+    h_mean_place: "平均{p}位",
+    h_none: "終わった対戦はまだありません。",
+    h_loading: "対戦記録を読み込み中…",
+    h_downloaded: "対戦ファイルを保存しました。",
+  },
+});
+
+/** GET a history route (with the seat token as a bearer token when given). */
+export async function historyGet(path, token) {
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  let response;
+  try {
+    response = await fetch(path, { headers });
+  } catch (err) {
+    throw new ApiError("network", String(err), 0);
+  }
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    throw new ApiError(data.code || "http_" + response.status, data.message || "", response.status);
+  }
+  return data;
+}
+
+/** "14:05" today, else the date and time, in the page's language. */
+export function matchTime(seconds) {
+  if (!seconds) return "";
+  const when = new Date(seconds * 1000);
+  const locale = lang() === "ja" ? "ja-JP" : "en-GB";
+  const sameDay = when.toDateString() === new Date().toDateString();
+  return sameDay
+    ? when.toLocaleTimeString(locale, { hour: "2-digit", minute: "2-digit" })
+    : when.toLocaleString(locale, { dateStyle: "medium", timeStyle: "short" });
+}
+
+/**
+ * The history panel of room `code`. `tokens()` gives the seat tokens this browser holds
+ * there; `mine()` the seats it holds. `update(room)` (the latest view's room) reloads the
+ * list when a match has finished since; `element` stays the same node across renders.
+ */
+export function createHistory(code, { tokens, mine, notify }) {
+  const element = el("section", {
+    class: "panel match-history", id: "match-history", role: "region", "aria-labelledby": "match-history-title",
+  });
+  let listing = null;
+  let loadedFor = null;
+  let failed = "";
+
+  async function load(finished) {
+    loadedFor = finished;
+    try {
+      listing = await historyGet(`/api/rooms/${code}/matches`);
+      failed = "";
+    } catch (err) {
+      failed = err.code || "error";
+      loadedFor = null;
+    }
+    draw();
+  }
+
+  function update(room) {
+    if (!room) return;
+    const finished = room.status === "over" ? room.match : room.match - 1;
+    if (finished > 0 && finished !== loadedFor) load(finished);
+    draw();
+  }
+
+  function label(seat) {
+    return seatLabel(listing.matches.at(-1).seats, seat, mine());
+  }
+
+  async function download(number) {
+    try {
+      const data = await historyGet(`/api/rooms/${code}/matches/${number}`, tokens()[0]);
+      const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+      const link = el("a", { href: URL.createObjectURL(blob), download: `zashiki-${code}-match-${number}.json` });
+      document.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+      notify(t("h_downloaded"));
+    } catch (err) {
+      notify(t("error_generic", { message: err.code || "?" }));
+    }
+  }
+
+  function matchItem(match) {
+    const winners = match.winners.map(label).join("・");
+    const scores = match.scores ? match.scores.map(String).join(" / ") : null;
+    return el("li", { class: "match-row", "data-match": String(match.match) },
+      el("div", {},
+        el("strong", {}, t("h_match_n", { n: match.match })),
+        el("span", { class: "muted" }, " · " + matchTime(match.ended)),
+        el("div", { class: "match-winner" },
+          t(match.winners.length > 1 ? "h_winners" : "h_winner", { who: winners })),
+        scores ? el("div", { class: "muted match-scores" }, t("h_scores", { scores })) : null),
+      el("div", { class: "match-actions" },
+        el("a", {
+          class: "button", href: `/?room=${code}&replay=${match.match}`, "data-key": "replay",
+          "aria-label": t("h_replay_label", { n: match.match }),
+        }, t("h_replay")),
+        el("button", {
+          type: "button", class: "ghost", "data-key": "download",
+          "aria-label": t("h_download_label", { n: match.match }), onclick: () => download(match.match),
+        }, t("h_download"))));
+  }
+
+  function standingsList() {
+    return el("ol", { class: "standings", id: "standings" }, listing.standings
+      .slice()
+      .sort((a, b) => b.wins - a.wins || a.mean_place - b.mean_place)
+      .map((row) => el("li", { "data-seat": String(row.seat) },
+        el("strong", {}, label(row.seat)), " — ",
+        row.wins === 1 ? t("h_win") : t("h_wins", { n: row.wins }), ", ",
+        t("h_mean_place", { p: row.mean_place }))));
+  }
+
+  function draw() {
+    const title = el("h2", { id: "match-history-title" }, t("h_title"));
+    if (failed) {
+      element.replaceChildren(title, el("p", { class: "error" }, t("error_generic", { message: failed })));
+    } else if (!listing) {
+      element.replaceChildren(title, el("p", { class: "muted" }, t("h_loading")));
+    } else if (!listing.matches.length) {
+      element.replaceChildren(title, el("p", { class: "muted" }, t("h_none")));
+    } else {
+      element.replaceChildren(title,
+        el("ul", { class: "room-list match-list", id: "match-list" },
+          listing.matches.slice().reverse().map(matchItem)),
+        el("h3", {}, t("h_standings")), standingsList());
+    }
+  }
+
+  return { element, update, rerender: draw, hasMatches: () => loadedFor !== null };
+}
