@@ -14,6 +14,7 @@ room's (`match_seed`) and game time back at 0.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,15 +32,24 @@ REPLAN_EVENTS = frozenset({"hand_shown", "first_grab"})
 GATE_EVENTS = frozenset({"hand_shown", "first_grab"})
 
 
-def match_seed(room_seed: int, match: int) -> int:
+def match_seed(room_seed: int, match: int, series_key: int = 0) -> int:
     """The seed of the room's match number `match`: the room's own seed for the first,
     then a well-mixed 62-bit value per number (so every match deals afresh, reproducibly).
 
+    With a `series_key` (every room made without a fixed seed has a secret one) the later
+    seeds are a one-way hash of key, seed and number: a finished match's seed, which its
+    match file gives the players, tells nothing about the next match's deal.
+
     >>> match_seed(5, 1), match_seed(5, 2) == match_seed(5, 2), match_seed(5, 2) != 5
     (5, True, True)
+    >>> match_seed(5, 2, series_key=9) not in (match_seed(5, 2), match_seed(5, 2, 8))
+    True
     """
     if match == 1:
         return room_seed
+    if series_key:
+        digest = hashlib.sha256(f"{series_key}:{room_seed}:{match}".encode()).digest()
+        return int.from_bytes(digest[:8], "big") >> 2
     return Rng.from_seed(room_seed * 1_000_003 + match).next64() >> 2
 
 
@@ -61,6 +71,8 @@ class RoomSettings:
     difficulty: str = "normal"
     cover_after_ms: int | None = None
     spectators: bool = True  # whether connections without a seat token may watch
+    # Secret salt of the later matches' seeds (see match_seed); 0 in rooms with a fixed seed.
+    series_key: int = 0
 
     def dump(self) -> dict[str, Any]:
         """Plain data for the saved room."""
@@ -179,7 +191,7 @@ class RoomCore:
             if seat.kind == "open":
                 seat.kind = "cpu"
         n, options = len(self.seats), self.settings.options
-        seed = match_seed(self.settings.seed, self.match)
+        seed = match_seed(self.settings.seed, self.match, self.settings.series_key)
         cpus = [i for i, seat in enumerate(self.seats) if seat.kind == "cpu"]
         try:
             self.state = self.game.new(n, options, seed, cpu_seats=cpus)

@@ -191,6 +191,8 @@ class RoomManager:
             game_id=game_id,
             options=resolved,
             seed=secrets.randbits(62) if seed is None else seed,
+            # A fixed seed (tests) fixes every match; else the later ones are secret too.
+            series_key=secrets.randbits(62) if seed is None else 0,
             host=host,
             public=bool(public),
             name=clean_text(name, ROOM_NAME_MAX),

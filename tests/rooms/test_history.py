@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from server.games import registry
+from server.rooms.core import match_seed
 from server.rooms.history import Replayer, finished_matches, perspective_of, standings
 from tests.rooms.helpers import Env
-from tests.rooms.history_support import GAMES, HUMAN, play_matches
+from tests.rooms.history_support import GAMES, HUMAN, Recorder, play_matches
 
 
 def follows(live: list[dict[str, Any]], replayed: list[dict[str, Any]]) -> int:
@@ -83,3 +84,18 @@ def test_only_players_choose_a_perspective() -> None:
         perspective_of("4", 4, is_player=True)
     with pytest.raises(ValueError, match="no seat"):
         perspective_of("-1", 4, is_player=True)
+
+
+async def test_a_finished_matchs_seed_in_its_file_does_not_tell_the_next_deal(env: Env) -> None:
+    # A room made as players make them (no fixed seed): the file of match 1 holds the
+    # room's own seed, and match 2's seed must not follow from it.
+    code, _, token = await env.manager.create_room("kokuto_rum", {}, ["host", "cpu", "cpu"])
+    await env.join(code, [token], Recorder(seed=1))
+    for _ in range(2):
+        await env.manager.start_match(code, token)
+        await env.play_out(code, limit_ms=24 * 3_600_000, step=5_000)
+    first, second = finished_matches(await env.store.read_log(code))
+    assert second.seed not in (match_seed(first.seed, 2), first.seed)
+    saved = await env.saved(code)
+    assert saved["settings"]["series_key"] != 0
+    assert second.seed == match_seed(first.seed, 2, saved["settings"]["series_key"])
