@@ -8,7 +8,9 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from server.rooms.match_file import verify
+import jsonschema
+
+from server.rooms.match_file import SCHEMA_PATH, verify
 from tests.net.conftest import ServerProcess
 from tests.rooms.finished import finished_usunoro_room
 
@@ -40,8 +42,11 @@ async def test_players_get_the_full_file_and_any_seat_anyone_else_the_spectator_
     full = get(server, f"/api/rooms/{code}/matches/1", token=friend)
     assert full["kind"] == "full" and full["inputs"] and isinstance(full["seed"], int)
     assert verify(full).match.outcome == full["outcome"]
+    schema = json.loads(SCHEMA_PATH.read_text())
+    jsonschema.validate(full, schema)
     spectator = get(server, f"/api/rooms/{code}/matches/1")
     assert spectator["kind"] == "spectator" and "seed" not in spectator
+    jsonschema.validate(spectator, schema)
     assert all(step["view"]["hand"] is None for step in spectator["steps"])
 
     steps = f"/api/rooms/{code}/matches/1/steps"
