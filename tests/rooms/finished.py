@@ -9,7 +9,9 @@ from Redis when a client asks for it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 
 from server.rooms.clock import VirtualClock
@@ -18,24 +20,32 @@ from server.store.redis_store import RedisStore
 from tests.rooms.helpers import Env, Player
 
 
-async def finished_usunoro_room(
-    redis_url: str, humans: int = 2, seed: int = 1
-) -> tuple[str, list[str]]:
-    """A short Usunoro room with `humans` human seats (0.., the rest CPUs) whose first match
-    one grabbing player holding every human seat played out; returns (code, seat tokens)."""
+@contextlib.asynccontextmanager
+async def offline_env(redis_url: str) -> AsyncIterator[Env]:
+    """A manager of this process on a virtual clock over that Redis; on leaving it gives
+    every room's lease up, so a server process loads them when clients ask."""
     store = RedisStore(redis_url)
     await store.start()
     clock = VirtualClock()
     env = Env(store, clock, RoomManager(store, clock, instance_id=f"offline-{os.getpid()}"))
     try:
         await env.manager.start()
+        yield env
+    finally:
+        await env.close()
+        await store.aclose()
+
+
+async def finished_usunoro_room(
+    redis_url: str, humans: int = 2, seed: int = 1
+) -> tuple[str, list[str]]:
+    """A short Usunoro room with `humans` human seats (0.., the rest CPUs) whose first match
+    one grabbing player holding every human seat played out; returns (code, seat tokens)."""
+    async with offline_env(redis_url) as env:
         code, tokens = await env.usunoro(humans=humans, seed=seed, options={"length": "short"})
         await env.join(code, tokens, Player(grabs=True))
         await env.manager.start_match(code, tokens[0])
         await env.play_out(code)
-    finally:
-        await env.close()
-        await store.aclose()
     return code, tokens
 
 

@@ -9,17 +9,15 @@ few seconds of virtual time and the same seed plays the same match.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from server.games import registry
-from server.rooms.clock import VirtualClock
 from server.rooms.history import Replayer, finished_matches
-from server.rooms.manager import RoomManager
 from server.store import codec
 from server.store.redis_store import RedisStore
+from tests.rooms.finished import offline_env
 from tests.rooms.helpers import Env, Player
 
 HUMAN = 2
@@ -83,16 +81,8 @@ def finished_room_sync(
     synchronous tests; (code, seat 2's token). The work runs on a thread of its own."""
 
     async def make() -> tuple[str, str]:
-        store = RedisStore(redis_url)
-        await store.start()
-        clock = VirtualClock()
-        env = Env(store, clock, RoomManager(store, clock, instance_id=f"offline-{os.getpid()}"))
-        try:
-            await env.manager.start()
+        async with offline_env(redis_url) as env:
             code, token, _ = await play_matches(env, game_id, seed, 1, host_name)
-        finally:
-            await env.close()
-            await store.aclose()
         return code, token
 
     with ThreadPoolExecutor(max_workers=1) as pool:
