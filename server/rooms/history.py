@@ -1,7 +1,8 @@
 """A room's match history: its finished matches read from the move log, and their replays.
 
 The store's move log of a room holds every match of its play-again series one after
-another: a start entry {"k": "start", "n", "options", "seed", "match", "seats", "at"},
+another: a start entry {"k": "start", "n", "options", "seed", "cpu", "match", "seats",
+"at"},
 the engine inputs (moves "m", rule timers "x"), and once the match is over an end entry
 {"k": "end", "match", "outcome", "at"}. `finished_matches` cuts the log into one
 `MatchRecord` per finished match; a match still being played (no end yet) is not history.
@@ -50,6 +51,7 @@ class MatchRecord:
     ended: float | None
     outcome: dict[str, Any]
     entries: list[dict[str, Any]] = field(default_factory=list)
+    cpu: list[int] = field(default_factory=list)
 
     def summary(self) -> dict[str, Any]:
         """What the room's match list shows: number, dates, seats, places, winners, scores."""
@@ -91,6 +93,7 @@ def finished_matches(log: list[dict[str, Any]]) -> list[MatchRecord]:
                 started=entry.get("at"),
                 ended=None,
                 outcome={},
+                cpu=list(entry.get("cpu", ())),
             )
         elif current is None:
             continue
@@ -191,7 +194,8 @@ class Replayer:
         between yields, so copy it to keep it."""
         base = max((c for c in self._checkpoints if c <= start), default=None)
         if base is None:
-            state = self.game.new(self.match.n, self.match.options, self.match.seed)
+            match = self.match
+            state = self.game.new(match.n, match.options, match.seed, cpu_seats=match.cpu)
             base = 0
         else:
             state = self.game.load(self._checkpoints[base])

@@ -3,7 +3,8 @@
 Format "zashiki-match", version 1 (JSON Schema: `match.schema.json` beside this module;
 described in server/web/PROTOCOL.md). Two kinds:
 
-- "full" (for the room's players): the seed, options, seats and every engine input, with
+- "full" (for the room's players): the seed, options, seats (and which a CPU played
+  from the deal) and every engine input, with
   the results recorded when it was exported (the scoreboard at the end of every round)
   and the outcome. Anyone can re-run it through the engine: `verify` does, and
   `zashiki replay FILE` prints it as text.
@@ -36,6 +37,7 @@ def export_full(game: Game, code: str, match: MatchRecord, replayer: Replayer) -
     return {
         **_header(game, code, match, "full"),
         "seed": match.seed,
+        "cpu": match.cpu,
         "inputs": [_input(e) for e in match.entries],
         "results": replayer.results(),
     }
@@ -170,12 +172,17 @@ def _parse(data: dict[str, Any]) -> tuple[Game, MatchRecord]:
     if not isinstance(inputs, list) or not all(isinstance(e, dict) for e in inputs):
         raise MatchFileError("'inputs' must be a list of objects")
     seed, options, outcome = data.get("seed"), data.get("options"), data.get("outcome")
+    cpu = data.get("cpu", [])
+    if not isinstance(cpu, list) or not all(
+        isinstance(s, int) and 0 <= s < len(seats) for s in cpu
+    ):
+        raise MatchFileError("'cpu' must list seat numbers")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise MatchFileError("'seed' must be an integer")
     if not isinstance(options, dict) or not isinstance(outcome, dict):
         raise MatchFileError("'options' and 'outcome' must be objects")
     try:
-        game.check_options(game.resolve_options(options), len(seats))
+        game.check_options(game.resolve_options(options), len(seats), cpu)
     except ValueError as exc:
         raise MatchFileError(f"bad options: {exc}") from None
     if not game.min_seats <= len(seats) <= game.max_seats:
@@ -190,6 +197,7 @@ def _parse(data: dict[str, Any]) -> tuple[Game, MatchRecord]:
         ended=data.get("ended"),
         outcome=outcome,
         entries=inputs,
+        cpu=cpu,
     )
     return game, match
 
