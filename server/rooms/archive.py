@@ -8,7 +8,8 @@ change). Both caches are bounded (least recently used out).
 
 Who is a player: whoever holds a current seat token of the room (sent as a bearer
 token); players may replay from any seat or with every hand open and get the full match
-file. Anyone else gets the spectator view and the spectator file only.
+file. Anyone else gets the spectator view and the spectator file only, and nothing
+when the room's host refuses spectators.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class RoomHistory:
     log_length: int
     matches: list[MatchRecord]
     token_hashes: frozenset[str]
+    spectators: bool = True  # whether the host lets people without a seat watch
 
 
 @dataclass
@@ -88,6 +90,7 @@ class Archive:
                 self._rooms.popitem(last=False)
         else:
             cached.token_hashes = tokens  # a seat re-issued since: the old token is out
+        cached.spectators = bool(data["settings"].get("spectators", True))
         self._rooms.move_to_end(code)
         return cached
 
@@ -102,8 +105,11 @@ class Archive:
         }
 
     def is_player(self, history: RoomHistory, token: str | None) -> bool:
-        """Whether `token` holds a seat of the room; RoomError bad_token for a wrong one."""
+        """Whether `token` holds a seat of the room; RoomError bad_token for a wrong one,
+        no_spectators for none in a room whose host refuses spectators."""
         if token is None:
+            if not history.spectators:
+                raise RoomError("no_spectators", "the host does not allow spectators here")
             return False
         if hash_token(token) not in history.token_hashes:
             raise RoomError("bad_token", "that seat token does not belong to this room")

@@ -12,7 +12,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from server.rooms.errors import RoomError
-from server.web.api import translated
+from server.web.api import spend, translated
 
 MAX_NUMBER_DIGITS = 6
 
@@ -36,6 +36,7 @@ def _number(text: str, name: str) -> int:
 async def list_matches(request: Request) -> Response:
     """The room's finished matches (number, dates, seats, places, winners, scores) and
     the standings across its play-again series."""
+    spend(request, "lookups")
     return JSONResponse(
         await request.app.state.services.archive.listing(request.path_params["code"])
     )
@@ -43,6 +44,7 @@ async def list_matches(request: Request) -> Response:
 
 async def match_file(request: Request) -> Response:
     """Match n's file: the full file for a player of the room, the spectator file else."""
+    spend(request, "lookups")
     code = request.path_params["code"]
     number = _number(request.path_params["n"], "the match number")
     data = await request.app.state.services.archive.match_file(code, number, _bearer(request))
@@ -55,6 +57,7 @@ async def match_file(request: Request) -> Response:
 
 async def match_steps(request: Request) -> Response:
     """A page of replay steps from one perspective (?seat=N|open|spectator, ?from, ?count)."""
+    spend(request, "lookups")
     code = request.path_params["code"]
     number = _number(request.path_params["n"], "the match number")
     query = request.query_params

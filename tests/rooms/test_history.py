@@ -8,7 +8,9 @@ from typing import Any
 import pytest
 
 from server.games import registry
+from server.rooms.archive import Archive
 from server.rooms.core import match_seed
+from server.rooms.errors import RoomError
 from server.rooms.history import Replayer, finished_matches, perspective_of, standings
 from tests.rooms.helpers import Env
 from tests.rooms.history_support import GAMES, HUMAN, Recorder, play_matches
@@ -99,3 +101,29 @@ async def test_a_finished_matchs_seed_in_its_file_does_not_tell_the_next_deal(en
     saved = await env.saved(code)
     assert saved["settings"]["series_key"] != 0
     assert second.seed == match_seed(first.seed, 2, saved["settings"]["series_key"])
+
+
+async def test_the_archive_gives_players_the_full_file_and_refuses_spectators_if_the_host_does(
+    env: Env,
+) -> None:
+    manager = env.manager
+    code, _, token = await manager.create_room(
+        "kokuto_rum", {}, ["host", "cpu", "cpu"], seed=33, spectators=False
+    )
+    await env.join(code, [token], Recorder(seed=3))
+    await manager.start_match(code, token)
+    await env.play_out(code, limit_ms=24 * 3_600_000, step=5_000)
+    archive = Archive(env.store, registry.get)
+
+    assert (await archive.match_file(code, 1, token))["kind"] == "full"
+    with pytest.raises(RoomError, match="no_spectators"):
+        await archive.match_file(code, 1, None)
+    with pytest.raises(RoomError, match="no_spectators"):
+        await archive.steps(code, 1, None, "spectator", 0, 5)
+    with pytest.raises(RoomError, match="bad_token"):
+        await archive.match_file(code, 1, "someone-else")
+    with pytest.raises(RoomError, match="match_not_found"):
+        await archive.match_file(code, 2, token)
+    page = await archive.steps(code, 1, token, "0", 0, 500)
+    assert page["perspective"] == 0 and 1 <= len(page["steps"]) <= 100
+    assert (await archive.listing(code))["matches"][0]["match"] == 1
