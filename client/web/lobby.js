@@ -6,6 +6,9 @@ import { t } from "./i18n.js";
 import { el, replaceKeepingFocus } from "./components.js";
 import { TABLES } from "./tables/index.js";
 import { errorText, gameName, main, optionLabel, optionTitle } from "./page.js";
+import { myName, nameField } from "./names.js";
+import { yourRoomsPanel } from "./your_rooms.js";
+import { coverChooser } from "./cover_option.js";
 
 /** The choices an option offers at `seats` seats: per-seat numbers stop at the last seat. */
 function choicesFor(option, seats) {
@@ -19,9 +22,10 @@ function choicesFor(option, seats) {
 export function showLobby(navigate) {
   const form = {
     game: null, seats: 0, kinds: [], difficulty: "normal", public: false, sameDevice: false,
-    options: {},
+    options: {}, cover: 60,
   };
   let games = [];
+  const yourRooms = yourRoomsPanel(navigate);
   let rooms = [];
   let error = "";
 
@@ -53,6 +57,8 @@ export function showLobby(navigate) {
         options,
         difficulty: form.difficulty,
         public: form.public,
+        host_name: myName(),
+        cover_after_s: form.cover,
       });
       seatStore.add(created.code, created.seat, created.token);
       if (form.sameDevice) {
@@ -170,6 +176,7 @@ export function showLobby(navigate) {
             onchange: (e) => { form.difficulty = e.target.value; },
           }, ["easy", "normal", "hard"].map((d) => el("option", { value: d, selected: form.difficulty === d },
             t("difficulty_" + d))))),
+        coverChooser(form.cover, (value) => { form.cover = value; }),
         el("label", { class: "row" }, el("input", {
           type: "checkbox", checked: form.public, id: "public", "data-key": "public",
           onchange: (e) => { form.public = e.target.checked; },
@@ -209,8 +216,11 @@ export function showLobby(navigate) {
   }
 
   function render() {
+    yourRooms.redraw();
     replaceKeepingFocus(main,
       el("p", { class: "muted" }, t("tagline")),
+      el("section", { class: "panel", id: "name-panel" }, nameField()),
+      yourRooms.node,
       el("div", { class: "lobby" }, hostPanel(), sidePanels()));
   }
 

@@ -46,12 +46,28 @@ export const seatStore = {
   },
   add(code, seat, token) {
     const held = this.get(code).filter((s) => s.seat !== seat);
-    held.push({ seat, token });
+    held.push({ seat, token, at: Date.now() });
     held.sort((a, b) => a.seat - b.seat);
     localStorage.setItem(this.key(code), JSON.stringify(held));
   },
   forget(code) {
     localStorage.removeItem(this.key(code));
+  },
+  /** Drop one held seat of a room (left, or its token re-issued). */
+  drop(code, seat) {
+    const held = this.get(code).filter((s) => s.seat !== seat);
+    if (held.length) localStorage.setItem(this.key(code), JSON.stringify(held));
+    else this.forget(code);
+  },
+  /** Every room code this browser holds a seat in, most recently taken first. */
+  rooms() {
+    const codes = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i);
+      if (key && key.startsWith("zashiki.seats.")) codes.push(key.slice("zashiki.seats.".length));
+    }
+    const latest = (code) => Math.max(0, ...this.get(code).map((s) => s.at || 0));
+    return codes.filter((code) => this.get(code).length).sort((a, b) => latest(b) - latest(a));
   },
 };
 

@@ -8,6 +8,41 @@ import { el, replaceKeepingFocus, seatLabel } from "./components.js";
 import { TABLES } from "./tables/index.js";
 import { errorText, gameName, main, notify, optionLabel, optionTitle } from "./page.js";
 import { createHistory } from "./history.js";
+import { myName, nameField, seatName } from "./names.js";
+import { coverNote, presencePanel } from "./presence.js";
+import { claimSeatLink, copyBox, mySeatLinks, seatLink } from "./seat_link.js";
+import { clearTurnSignal, setYourMove, turnAlertsToggle } from "./turn_signal.js";
+import { leaveRoom } from "./your_rooms.js";
+import { addStrings } from "./i18n.js";
+
+addStrings({
+  en: {
+    start_open_one: "Seat {seats} is still open for a friend: start with a CPU there?",
+    start_open_many: "Seats {seats} are still open for friends: start with CPUs there?",
+    start_with_cpu: "Start with CPU",
+    keep_waiting: "Keep waiting",
+    leave_confirm_lobby: "Leave your seat? It opens again for someone else.",
+    leave_confirm_match: "Leave your seat? A CPU plays it from now on.",
+    cancel: "Cancel",
+    seat_revoked_left: "You left this seat.",
+    seat_revoked_reissued: "The host gave this seat a new link; this device no longer holds it. Ask the host for the new link.",
+    match_started_watch: "The match has started and every seat is taken. You can watch; if one of the seats is yours, open your seat link on this device.",
+    your_seat: "Your seat",
+  },
+  ja: {
+    start_open_one: "{seats}番席がまだ友だち用に空いています。CPUを入れて始めますか？",
+    start_open_many: "{seats}番席がまだ友だち用に空いています。CPUを入れて始めますか？",
+    start_with_cpu: "CPUを入れて始める",
+    keep_waiting: "まだ待つ",
+    leave_confirm_lobby: "席を離れますか？ 席はほかの人のために空きます。",
+    leave_confirm_match: "席を離れますか？ これからはCPUがこの席で打ちます。",
+    cancel: "やめる",
+    seat_revoked_left: "この席を離れました。",
+    seat_revoked_reissued: "ホストがこの席のリンクを再発行したため、この端末はもう席に座っていません。新しいリンクをホストにもらってください。",
+    match_started_watch: "対戦が始まり、席はすべて埋まっています。観戦できます。自分の席があるなら、この端末で席リンクを開いてください。",
+    your_seat: "あなたの席",
+  },
+});
 
 /**
  * Show the room `code` in the main area, as a spectator when `watch`. Returns the page's
@@ -22,6 +57,13 @@ export function showRoom(code, { watch = false } = {}) {
     tableMatch: null,
     // The finished match the host asked to play again from (the button waits meanwhile).
     againFrom: null,
+    // When the latest view arrived (performance.now()): presence times count from it.
+    receivedAt: 0,
+    // Why this device lost its seat (a "closed" frame: seat_left, seat_reissued).
+    revoked: "",
+    confirmStart: false, // the host pressed Start with seats still open
+    confirmLeave: false,
+    reissued: null, // {seat, token}: a seat link the host just re-issued
   };
   let socket = null;
   let table = null; // the game's renderer instance, drawing into tableHolder
@@ -30,6 +72,7 @@ export function showRoom(code, { watch = false } = {}) {
     tokens: () => held().map((s) => s.token), mine: () => mySeats(), notify,
   });
 
+  claimSeatLink(code);
   const held = () => seatStore.get(code);
   const mySeats = () => (page.message ? page.message.you || [] : held().map((s) => s.seat));
 
@@ -48,7 +91,17 @@ export function showRoom(code, { watch = false } = {}) {
       onMessage(frame) {
         if (frame.t === "view") {
           page.message = frame;
+          page.receivedAt = performance.now();
+          const legal = frame.legal || {};
+          const moves = frame.room && frame.room.status === "playing"
+            && Object.values(legal).some((actions) => actions && actions.length);
+          setYourMove(Boolean(moves), code);
           render();
+        } else if (frame.t === "closed" && (frame.code === "seat_left" || frame.code === "seat_reissued")) {
+          page.revoked = frame.code;
+          seatStore.forget(code);
+          setYourMove(false, code);
+          loadSummary().then(render);
         } else if (frame.t === "welcome" && frame.view) {
           page.message = frame.view;
           render();
@@ -56,8 +109,14 @@ export function showRoom(code, { watch = false } = {}) {
           notify(errorText(frame));
         }
       },
-      onStatus(status) {
+      onStatus(status, closeCode) {
         if (status === "connecting") page.shownFor = null;
+        if (status === "refused" && closeCode === 4001 && !watch && !page.revoked) {
+          // A stale token (left or re-issued while this page was away).
+          page.revoked = "seat_reissued";
+          seatStore.forget(code);
+          loadSummary().then(render);
+        }
         page.status = status;
         render();
       },
@@ -83,13 +142,136 @@ export function showRoom(code, { watch = false } = {}) {
 
   async function takeSeat() {
     try {
-      const answer = await api("POST", `/api/rooms/${code}/seats`, {});
+      const answer = await api("POST", `/api/rooms/${code}/seats`, { name: myName() });
       seatStore.add(code, answer.seat, answer.token);
       connect();
     } catch (err) {
       page.error = errorText(err);
       render();
     }
+  }
+
+  /** Seats still open (1-based numbers), when starting would give them to CPUs. */
+  function openSeatNumbers() {
+    const seats = (page.message && page.message.seats) || [];
+    return seats.map((s, i) => (s.kind === "open" ? i + 1 : 0)).filter(Boolean);
+  }
+
+  /** Start from the waiting room: asks first while a seat is still open for a friend. */
+  function askStart() {
+    if (openSeatNumbers().length && !page.confirmStart) {
+      page.confirmStart = true;
+      render();
+      return;
+    }
+    page.confirmStart = false;
+    start();
+  }
+
+  function startConfirm() {
+    const open = openSeatNumbers();
+    const seats = open.join(", ");
+    return el("div", { class: "panel confirm", role: "alertdialog", "aria-labelledby": "start-open-text", id: "start-confirm" },
+      el("p", { id: "start-open-text" }, t(open.length > 1 ? "start_open_many" : "start_open_one", { seats })),
+      el("div", { class: "row" },
+        el("button", { type: "button", id: "start-with-cpu", "data-key": "start-with-cpu", onclick: askStart },
+          t("start_with_cpu")),
+        el("button", {
+          type: "button", class: "ghost", id: "keep-waiting", "data-key": "keep-waiting",
+          onclick: () => { page.confirmStart = false; render(); },
+        }, t("keep_waiting"))));
+  }
+
+  function toLobby() {
+    history.pushState({}, "", "/");
+    window.dispatchEvent(new PopStateEvent("popstate"));
+  }
+
+  /** Leave: a button, then a confirmation saying what becomes of the seat. */
+  function leaveControls() {
+    if (!held().length || watch) return null;
+    const lobby = !page.message || !page.message.room || page.message.room.status === "lobby";
+    if (!page.confirmLeave) {
+      return el("button", {
+        type: "button", class: "ghost", id: "leave-seat", "data-key": "leave-seat",
+        onclick: () => { page.confirmLeave = true; render(); },
+      }, t("leave_seat"));
+    }
+    return el("div", { class: "confirm", role: "alertdialog", id: "leave-confirm", "aria-labelledby": "leave-text" },
+      el("p", { id: "leave-text" }, t(lobby ? "leave_confirm_lobby" : "leave_confirm_match")),
+      el("div", { class: "row" },
+        el("button", {
+          type: "button", id: "leave-yes", "data-key": "leave-yes",
+          onclick: async () => {
+            if (await leaveRoom(code)) {
+              if (socket) socket.close();
+              toLobby();
+            }
+          },
+        }, t("leave_seat")),
+        el("button", {
+          type: "button", class: "ghost", id: "leave-no", "data-key": "leave-no",
+          onclick: () => { page.confirmLeave = false; render(); },
+        }, t("cancel"))));
+  }
+
+  /** The host's seat token, for host requests. */
+  function hostToken() {
+    const hostSeat = page.message && page.message.room ? page.message.room.host
+      : page.summary ? page.summary.host : 0;
+    const mine = held().find((s) => s.seat === hostSeat);
+    return mine ? mine.token : null;
+  }
+
+  const seatActions = {
+    async handToCpu(seat) {
+      try {
+        await api("POST", `/api/rooms/${code}/seats/${seat}/cpu`, { token: hostToken() });
+      } catch (err) {
+        notify(errorText(err));
+      }
+    },
+    async reissue(seat) {
+      try {
+        const answer = await api("POST", `/api/rooms/${code}/seats/${seat}/reissue`, { token: hostToken() });
+        page.reissued = { seat: answer.seat, token: answer.token };
+        render();
+      } catch (err) {
+        notify(errorText(err));
+      }
+    },
+    async takeBack() {
+      try {
+        for (const mine of held()) {
+          await api("POST", `/api/rooms/${code}/back`, { token: mine.token });
+        }
+      } catch (err) {
+        notify(errorText(err));
+      }
+    },
+  };
+
+  /** Rename this device's seats here after the player changed their name. */
+  async function renameSeats(name) {
+    try {
+      for (const mine of held()) {
+        await api("POST", `/api/rooms/${code}/name`, { token: mine.token, name });
+      }
+      notify(t("name_saved"));
+    } catch (err) {
+      notify(errorText(err));
+    }
+  }
+
+  function presence() {
+    const msg = page.message;
+    const isHost = mySeats().includes(msg.room && msg.room.host);
+    const reissued = page.reissued;
+    return [
+      presencePanel(msg, page.receivedAt, { mine: mySeats(), isHost, actions: seatActions }),
+      reissued ? copyBox("reissued-link", t("seat_link_of", { name: seatName(msg.seats, reissued.seat) }),
+        seatLink(code, reissued.seat, reissued.token)) : null,
+    ];
   }
 
   /** The host's start: the first match from the lobby, or the next one once a match is over. */
@@ -154,11 +336,18 @@ export function showRoom(code, { watch = false } = {}) {
 
   function seatList(room, seats) {
     const mine = mySeats();
-    return el("ul", { class: "room-list", id: "seat-list" }, seats.map((s, i) => el("li", {},
+    const isHost = Boolean(room) && mine.includes(room.host);
+    return el("ul", { class: "room-list", id: "seat-list" }, seats.map((s, i) => el("li", { "data-seat-row": String(i) },
       el("span", {}, t("seat_n", { n: i + 1 }), " — ",
         s.kind === "open" ? el("em", {}, t("friend_waiting"))
           : s.kind === "cpu" ? t("seat_kind_cpu")
-            : mine.includes(i) ? t("you") : (s.name || t("friend_joined"))))));
+            : mine.includes(i) ? [t("you"), s.name ? ` (${s.name})` : ""]
+              : el("span", { class: "seat-name" }, s.name || t("friend_joined")),
+        s.host ? el("span", { class: "badge host-badge" }, "★ " + t("host_mark")) : null),
+      isHost && s.kind === "human" && !mine.includes(i) ? el("button", {
+        type: "button", class: "ghost small", "data-key": "reissue-" + i, id: "reissue-" + i,
+        onclick: () => seatActions.reissue(i),
+      }, t("new_seat_link")) : null)));
   }
 
   function waitingRoom() {
@@ -166,13 +355,17 @@ export function showRoom(code, { watch = false } = {}) {
     const seats = (msg && msg.seats) || (page.summary && page.summary.seats) || [];
     const hostSeat = msg && msg.room ? msg.room.host : page.summary && page.summary.host;
     const isHost = mySeats().includes(hostSeat);
+    const cover = msg && msg.room ? msg.room.cover_after_ms : page.summary && page.summary.cover_after_ms;
     return el("section", { class: "panel" },
       shareBox(),
       seatList(msg && msg.room, seats),
-      isHost
-        ? el("button", { type: "button", id: "start-button", "data-key": "start", onclick: start },
+      el("p", { class: "muted small", id: "cover-note" }, coverNote(cover)),
+      page.confirmStart && isHost ? startConfirm() : isHost
+        ? el("button", { type: "button", id: "start-button", "data-key": "start", onclick: askStart },
           t("start_match"))
-        : el("p", { class: "muted" }, t("waiting_host")));
+        : el("p", { class: "muted" }, t("waiting_host")),
+      page.reissued ? presence()[1] : null,
+      el("div", { class: "my-seat" }, mySeatLinks(code), nameField({ onSave: renameSeats }), leaveControls()));
   }
 
   function visitorPanel() {
@@ -180,10 +373,13 @@ export function showRoom(code, { watch = false } = {}) {
     const canSit = summary && summary.open_seats > 0 && summary.status === "lobby";
     return el("section", { class: "panel" },
       el("p", {}, gameName(summary.game)),
+      page.revoked ? el("p", { class: "error", role: "alert", id: "seat-revoked" },
+        t(page.revoked === "seat_left" ? "seat_revoked_left" : "seat_revoked_reissued")) : null,
+      canSit ? nameField() : null,
       canSit
         ? el("button", { type: "button", id: "take-seat", "data-key": "take-seat", onclick: takeSeat },
           t("take_seat"))
-        : el("p", {}, t("room_full")),
+        : el("p", { id: "room-full" }, t(summary.status === "lobby" ? "room_full" : "match_started_watch")),
       " ",
       el("button", {
         type: "button", class: "ghost", id: "watch", onclick: () => { watch = true; connect(); },
@@ -250,6 +446,10 @@ export function showRoom(code, { watch = false } = {}) {
       el("h2", { id: "settings-title" }, t("settings")),
       el("p", { class: "muted" }, t("settings_note")),
       roomSettings(),
+      el("p", { class: "muted small" }, coverNote(page.message && page.message.room ? page.message.room.cover_after_ms : null)),
+      held().length && !watch ? el("div", { class: "my-seat" }, mySeatLinks(code),
+        nameField({ onSave: renameSeats }), leaveControls()) : null,
+      turnAlertsToggle(),
       el("label", { class: "row" }, el("input", {
         type: "checkbox", checked: reduced, id: "reduced-motion",
         onchange: (e) => {
@@ -278,14 +478,15 @@ export function showRoom(code, { watch = false } = {}) {
     }
     const parts = [title, statusLine()];
     const msg = page.message;
-    if (!msg && !held().length && !watch && page.summary) {
+    if ((!msg || page.revoked) && !held().length && !watch && page.summary) {
       parts.push(visitorPanel());
     } else if (msg && msg.view) {
       const gameId = page.summary ? page.summary.game : null;
       const renderer = TABLES[gameId];
       const room = msg.room || {};
       const finished = room.status === "over" || room.match > 1;
-      parts.push(settingsDialog(), playAgainBar(), tableHolder, finished ? matchHistory.element : null);
+      parts.push(settingsDialog(), playAgainBar(), ...presence(), tableHolder,
+        finished ? matchHistory.element : null);
       matchHistory.update(room);
       replaceKeepingFocus(main, ...parts.filter(Boolean));
       if (!renderer) tableHolder.replaceChildren(el("p", {}, t("no_table")));
@@ -318,6 +519,7 @@ export function showRoom(code, { watch = false } = {}) {
   document.addEventListener("visibilitychange", onVisibility);
   function teardown() {
     document.removeEventListener("visibilitychange", onVisibility);
+    clearTurnSignal();
     if (table && table.destroy) table.destroy();
     if (socket) socket.close();
   }

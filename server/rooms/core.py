@@ -60,7 +60,8 @@ MAX_SEQ_STEP = 1 << 20
 
 @dataclass
 class RoomSettings:
-    """What the host chose; fixed for the room's life."""
+    """What the host chose; fixed for the room's life (but for `host`, which passes to
+    another human when the host leaves)."""
 
     game_id: str
     options: dict[str, Any]

@@ -1,0 +1,129 @@
+// "Your rooms" in the lobby: every room this browser holds a seat in, with its game,
+// status, whose turn it is ("your turn" stands out), last activity, Resume and Leave.
+// One HTTP call answers for all of them (the 20 most recent; the server's bound).
+
+import { addStrings, t } from "./i18n.js";
+import { el } from "./components.js";
+import { api, seatStore } from "./net.js";
+import { errorText, gameName, notify } from "./page.js";
+import { seatName } from "./names.js";
+import { duration } from "./presence.js";
+
+addStrings({
+  en: {
+    your_rooms: "Your rooms",
+    your_rooms_none: "Rooms you take a seat in show up here.",
+    your_turn: "Your turn",
+    turn_of: "{name}'s turn",
+    status_lobby: "waiting to start",
+    status_playing: "playing",
+    status_over: "match over",
+    last_activity: "last move {time} ago",
+    resume: "Resume",
+    leave_seat: "Leave seat",
+    left_seat: "You left the seat.",
+  },
+  ja: {
+    your_rooms: "参加中の部屋",
+    your_rooms_none: "席に座った部屋がここに表示されます。",
+    your_turn: "あなたの番",
+    turn_of: "{name}の番",
+    status_lobby: "開始待ち",
+    status_playing: "対戦中",
+    status_over: "対戦終了",
+    last_activity: "最後の手から{time}",
+    resume: "再開",
+    leave_seat: "席を離れる",
+    left_seat: "席を離れました。",
+  },
+});
+
+const LIMIT = 20;
+
+/** Leave every seat this browser holds in room `code`; true when done. */
+export async function leaveRoom(code) {
+  try {
+    for (const held of seatStore.get(code)) {
+      await api("POST", `/api/rooms/${code}/leave`, { token: held.token });
+      seatStore.drop(code, held.seat);
+    }
+    notify(t("left_seat"));
+    return true;
+  } catch (err) {
+    notify(errorText(err));
+    return false;
+  }
+}
+
+/**
+ * The "your rooms" panel; `navigate(code)` opens a room. Returns {node, refresh, redraw}:
+ * the panel fills itself after one call, again on refresh(); redraw() for a new language.
+ */
+export function yourRoomsPanel(navigate) {
+  const list = el("div", { id: "your-rooms-list" });
+  const title = el("h2", { id: "your-rooms-title" });
+  const node = el("section", { class: "panel", "aria-labelledby": "your-rooms-title", id: "your-rooms" },
+    title, list);
+  let rooms = [];
+
+  function row(room) {
+    const turn = room.your_turn
+      ? el("span", { class: "badge strong your-turn" }, t("your_turn"))
+      : room.status === "playing" && room.turn !== null
+        ? el("span", { class: "badge" }, t("turn_of", { name: seatName(room.seats, room.turn) })) : null;
+    const ago = Date.now() / 1000 - room.last_activity;
+    return el("li", { "data-room": room.code, class: room.your_turn ? "your-turn-row" : null },
+      el("span", {}, el("strong", {}, room.code), " · ", gameName(room.game), " · ",
+        t("status_" + room.status), " ", turn,
+        el("span", { class: "muted small" }, " · " + t("last_activity", { time: duration(ago * 1000) }))),
+      el("span", { class: "row" },
+        el("button", { type: "button", "data-key": "resume-" + room.code, onclick: () => navigate(room.code) },
+          t("resume")),
+        el("button", {
+          type: "button", class: "ghost", "data-key": "leave-" + room.code,
+          onclick: async () => { if (await leaveRoom(room.code)) refresh(); },
+        }, t("leave_seat"))));
+  }
+
+  function draw() {
+    title.textContent = t("your_rooms");
+    list.replaceChildren(rooms.length
+      ? el("ul", { class: "room-list" }, rooms.map(row))
+      : el("p", { class: "muted" }, t("your_rooms_none")));
+  }
+
+  async function refresh() {
+    const seats = [];
+    for (const code of seatStore.rooms()) {
+      for (const held of seatStore.get(code)) if (seats.length < LIMIT) seats.push({ code, token: held.token });
+    }
+    if (!seats.length) {
+      rooms = [];
+      draw();
+      return;
+    }
+    try {
+      const answer = await api("POST", "/api/your-rooms", { seats });
+      const byCode = new Map();
+      answer.rooms.forEach((entry, i) => {
+        if (entry.error) {
+          // Left or re-issued elsewhere, or the room expired: this seat is not ours now.
+          const held = seatStore.get(seats[i].code).find((s) => s.token === seats[i].token);
+          if (held) seatStore.drop(seats[i].code, held.seat);
+          return;
+        }
+        const seen = byCode.get(entry.code);
+        if (seen) seen.your_turn = seen.your_turn || entry.your_turn;
+        else byCode.set(entry.code, entry);
+      });
+      rooms = [...byCode.values()];
+    } catch {
+      rooms = [];
+    }
+    draw();
+  }
+
+  draw();
+  refresh();
+  return { node, refresh, redraw: draw };
+}
