@@ -24,6 +24,9 @@ from server.games.rng import Rng
 from server.rooms.errors import RoomError
 from server.rooms.seats import Seat
 
+# The matches a room's move log keeps (the one being played included); a new match beyond
+# them drops the oldest from the log, so a room's history in the store stays bounded.
+MAX_MATCHES_KEPT = 50
 # Engine events after which every CPU decides afresh: a new hand is on the table, or
 # the race began (the follow-up clock starts when the first grab becomes visible).
 REPLAN_EVENTS = frozenset({"hand_shown", "first_grab"})
@@ -111,6 +114,10 @@ class RoomCore:
         self.created = 0.0
         self.last_move = 0.0
         self.log: list[dict[str, Any]] = []
+        # Entries in the store's log per match, oldest kept first (the last is this match's).
+        self.log_lengths: list[int] = []
+        # Set when a start dropped the oldest match: the actor trims the store's log.
+        self.trim_wanted = False
         self.events: list[Event] = []
         self.gate_wanted = False
 
@@ -201,7 +208,11 @@ class RoomCore:
         self.status = "playing"
         seats = [{"kind": s.kind, "name": s.name} for s in self.seats]
         start = {"k": "start", "n": n, "options": options, "seed": seed, "cpu": cpus}
-        self.log.append({**start, "match": self.match, "seats": seats})
+        self.log_lengths.append(0)
+        if len(self.log_lengths) > MAX_MATCHES_KEPT:
+            del self.log_lengths[0]
+            self.trim_wanted = True
+        self._log({**start, "match": self.match, "seats": seats})
         self.events.append({"type": "match_started", "match": self.match})
         self.gate_wanted = True
         self._plan(self.now(wall), replan=True)
@@ -227,7 +238,7 @@ class RoomCore:
             events = self.game.apply(self.state, seat, action, t)
         except IllegalAction as exc:
             raise RoomError("illegal_action", exc.message) from None
-        self.log.append({"k": "m", "s": seat, "a": action, "t": t})
+        self._log({"k": "m", "s": seat, "a": action, "t": t})
         result = {"ok": True, "seq": seq, "version": self.version + 1, "events": events}
         self.seqs[seat] = [seq, result]
         self._after_change(events, t)
@@ -252,7 +263,7 @@ class RoomCore:
                 due.sort(key=lambda d: (d[0], rank.get(d[1], len(rank) + d[1])))
             if deadline is not None and deadline <= limit and (not due or deadline <= due[0][0]):
                 events = self.game.expire(self.state, deadline)
-                self.log.append({"k": "x", "t": deadline})
+                self._log({"k": "x", "t": deadline})
                 self._after_change(events, deadline)
             elif due:
                 at, seat = due[0]
@@ -260,7 +271,7 @@ class RoomCore:
                 events = []
                 if plan.action in self.game.actions(self.state, seat):
                     events = self.game.apply(self.state, seat, plan.action, at)
-                    self.log.append({"k": "m", "s": seat, "a": plan.action, "t": at})
+                    self._log({"k": "m", "s": seat, "a": plan.action, "t": at})
                 self._after_change(events, at)
             else:
                 break
@@ -281,6 +292,11 @@ class RoomCore:
         if self.status == "playing":
             self._plan(self.now(wall), replan=False)
 
+    def _log(self, entry: dict[str, Any]) -> None:
+        self.log.append(entry)
+        if self.log_lengths:
+            self.log_lengths[-1] += 1
+
     def _after_change(self, events: list[Event], t: int) -> None:
         self.events.extend(events)
         kinds = {e.get("type") for e in events}
@@ -290,7 +306,7 @@ class RoomCore:
         if outcome is not None:
             self.status = "over"
             self.pending.clear()
-            self.log.append({"k": "end", "match": self.match, "outcome": outcome})
+            self._log({"k": "end", "match": self.match, "outcome": outcome})
             return
         self._plan(t, replan=bool(kinds & REPLAN_EVENTS))
 
@@ -352,6 +368,7 @@ class RoomCore:
             "seqs": [[s, v[0], v[1]] for s, v in sorted(self.seqs.items())],
             "created": self.created,
             "last_move": self.last_move,
+            "log_lengths": list(self.log_lengths),
         }
 
     @classmethod
@@ -370,6 +387,7 @@ class RoomCore:
         core.seqs = {s: [seq, result] for s, seq, result in data["seqs"]}
         core.created = data["created"]
         core.last_move = data["last_move"]
+        core.log_lengths = list(data.get("log_lengths", ()))  # untracked before history
         for s, action, due in data["cpu"]:
             core.pending[s] = Pending(action, due, game.actions(core.state, s))
         return core

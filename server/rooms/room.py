@@ -453,6 +453,8 @@ class Room:
             self.saves += 1
             self._saved_blob = blob
             self._dirty = False
+            if core.trim_wanted:
+                await self._trim_log()
         if self._listing:
             try:
                 await self.publish_listing()
@@ -461,6 +463,16 @@ class Room:
                 log.warning("room %s: could not update the public list (%s)", self.code, exc)
         self._announce = False
         self._publish()
+
+    async def _trim_log(self) -> None:
+        """Keep only the kept matches' entries in the store's log (whole matches, oldest
+        dropped). Idempotent, so a trim that fails is simply done at the next match."""
+        core = self.core
+        try:
+            await self.store.trim_log(self.code, sum(core.log_lengths))
+            core.trim_wanted = False
+        except StoreError as exc:
+            log.warning("room %s: could not trim the move log (%s)", self.code, exc)
 
     def _rollback(self) -> None:
         """Back to the last saved room after a failed save (nothing unsaved is shown)."""

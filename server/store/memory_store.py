@@ -66,6 +66,11 @@ class MemoryStore(Store):
             return []
         return [codec.unpack(e) for e in self._logs.get(code, [])]
 
+    async def trim_log(self, code: str, keep: int) -> None:
+        entries = self._logs.get(code)
+        if entries is not None and len(entries) > keep:
+            del entries[: len(entries) - max(0, keep)]
+
     async def log_length(self, code: str) -> int:
         if self._live(code) is None:
             return 0

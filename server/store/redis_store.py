@@ -233,6 +233,10 @@ class RedisStore(Store):
         return [codec.unpack(fields[b"e"]) for _, fields in entries]
 
     @_outage_is_store_error
+    async def trim_log(self, code: str, keep: int) -> None:
+        await self._redis.xtrim(self._key("log", code), maxlen=max(0, keep), approximate=False)
+
+    @_outage_is_store_error
     async def log_length(self, code: str) -> int:
         return int(await self._redis.xlen(self._key("log", code)))
 

@@ -79,6 +79,10 @@ class Store:
         """Every log entry of the room, oldest first."""
         raise NotImplementedError
 
+    async def trim_log(self, code: str, keep: int) -> None:
+        """Drop the room's oldest log entries, keeping the newest `keep`."""
+        raise NotImplementedError
+
     async def log_length(self, code: str) -> int:
         """How many entries the room's log holds (0 for no room); cheap, for caches."""
         raise NotImplementedError

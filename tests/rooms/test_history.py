@@ -8,10 +8,12 @@ from typing import Any
 import pytest
 
 from server.games import registry
+from server.rooms import core
 from server.rooms.archive import Archive
 from server.rooms.core import match_seed
 from server.rooms.errors import RoomError
 from server.rooms.history import Replayer, finished_matches, perspective_of, standings
+from server.rooms.replay import replay
 from tests.rooms.helpers import Env
 from tests.rooms.history_support import GAMES, HUMAN, Recorder, play_matches
 
@@ -127,3 +129,21 @@ async def test_the_archive_gives_players_the_full_file_and_refuses_spectators_if
     page = await archive.steps(code, 1, token, "0", 0, 500)
     assert page["perspective"] == 0 and 1 <= len(page["steps"]) <= 100
     assert (await archive.listing(code))["matches"][0]["match"] == 1
+
+
+async def test_the_log_keeps_the_latest_matches_only(
+    env: Env, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(core, "MAX_MATCHES_KEPT", 2)
+    code, token, _ = await play_matches(env, "kokuto_rum", seed=34, matches=2)
+    log = await env.store.read_log(code)
+    assert [m.number for m in finished_matches(log)] == [1, 2]
+    await env.manager.start_match(code, token)
+    await env.play_out(code, limit_ms=24 * 3_600_000, step=5_000)
+
+    log = await env.store.read_log(code)
+    assert log[0]["k"] == "start" and log[0]["match"] == 2
+    assert [m.number for m in finished_matches(log)] == [2, 3]
+    assert len(log) == sum((await env.saved(code))["log_lengths"])
+    game = registry.get("kokuto_rum")
+    assert game.dump(replay(game, log)) == (await env.saved(code))["state"]

@@ -34,6 +34,10 @@ async def test_save_replaces_the_blob_and_appends_the_log(store: Store) -> None:
     assert loaded is not None and (loaded.version, loaded.blob) == (3, b"v3")
     assert await store.read_log("R") == [{"k": "m", "s": 0}, {"k": "m", "s": 1}, {"k": "x", "t": 5}]
     assert await store.log_length("R") == 3 and await store.log_length("nothing") == 0
+    await store.trim_log("R", 2)
+    assert await store.read_log("R") == [{"k": "m", "s": 1}, {"k": "x", "t": 5}]
+    await store.trim_log("R", 5)
+    assert await store.log_length("R") == 2
 
 
 async def test_stale_version_save_is_refused_and_changes_nothing(store: Store) -> None:
