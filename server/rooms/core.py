@@ -23,6 +23,7 @@ from server.games.contract import Action, Event, Game, IllegalAction
 from server.games.rng import Rng
 from server.rooms.errors import RoomError
 from server.rooms.seats import Seat
+from server.rooms.talk import TalkRules
 
 # The matches a room's move log keeps (the one being played included); a new match beyond
 # them drops the oldest from the log, so a room's history in the store stays bounded.
@@ -120,6 +121,8 @@ class RoomCore:
         self.trim_wanted = False
         self.events: list[Event] = []
         self.gate_wanted = False
+        # Table talk as the host set it (talk.py); chat messages are kept beside the room.
+        self.talk = TalkRules()
 
     # -- game time --------------------------------------------------------------------
     def now(self, wall: float) -> int:
@@ -369,6 +372,7 @@ class RoomCore:
             "created": self.created,
             "last_move": self.last_move,
             "log_lengths": list(self.log_lengths),
+            "talk": self.talk.dump(),
         }
 
     @classmethod
@@ -388,6 +392,7 @@ class RoomCore:
         core.created = data["created"]
         core.last_move = data["last_move"]
         core.log_lengths = list(data.get("log_lengths", ()))  # untracked before history
+        core.talk = TalkRules.load(data.get("talk"))
         for s, action, due in data["cpu"]:
             core.pending[s] = Pending(action, due, game.actions(core.state, s))
         return core

@@ -443,6 +443,7 @@ class RoomManager:
             await self.store.release_lease(code, self.instance_id)
             raise RoomError("room_not_found", f"no room {code}")
         room = Room.from_blob(code, stored.version, stored.blob, self._room_deps_for(stored.blob))
+        room.chat.extend(await self.store.chat(code))
         self._rooms[code] = room
         self._arrived[code] = self.clock.now()
         room.start()

@@ -54,6 +54,7 @@ class RemoteAttachment:
         self.attached = False  # the owner's answer came (until then a sweep spares it)
         self.received = 0  # messages of this link delivered so far
         self.seqs: dict[int, int] = {}
+        self.history: list[dict[str, Any]] = []  # the chat as of the attach
 
     async def move(self, seat: int, seq: int, action: Action) -> dict[str, Any]:
         """As `Attachment.move`: returns after the view carrying the ack was delivered."""
@@ -73,6 +74,15 @@ class RemoteAttachment:
     def visible(self, visible: bool) -> None:
         """The client's board became visible or hidden."""
         self.asker.link_post(self, "visible", bool(visible))
+
+    async def talk(self, frame: dict[str, Any]) -> None:
+        """A table-talk frame, as `Attachment.talk`."""
+        await self.asker.link_call(self, "talk", [frame])
+
+    def take_history(self) -> list[dict[str, Any]]:
+        """The chat said before the attach, once (as `Attachment.take_history`)."""
+        history, self.history = self.history, []
+        return history
 
     async def pause(self) -> None:
         """Pause the game clock (same rules as a local attachment)."""
@@ -148,6 +158,7 @@ class Asker:
             raise RoomError("room_elsewhere", f"messages of room {code} were lost; try again")
         link.seats = tuple(reply["ok"]["seats"])
         link.seqs = dict(reply["ok"]["seqs"])
+        link.history = reply["ok"].get("chat", [])
         link.attached = True
         return link
 

@@ -103,6 +103,7 @@ class Owner:
             "call": self._on_call,
             "move": self._on_link_call,
             "pause": self._on_link_call,
+            "talk": self._on_link_call,
             "shown": self._on_link_post,
             "visible": self._on_link_post,
             "detach": self._on_detach,
@@ -215,9 +216,8 @@ class Owner:
             att.detach()
             return
         self.served[(asker, served.link)] = served
-        self._reply(
-            asker, request, {"seats": list(att.seats), "seqs": att.last_seqs()}, n=served.sent
-        )
+        attached = {"seats": list(att.seats), "seqs": att.last_seqs(), "chat": att.take_history()}
+        self._reply(asker, request, attached, n=served.sent)
 
     def _on_call(self, message: dict[str, Any]) -> None:
         self._spawn(self._serve_call(message))
@@ -241,6 +241,8 @@ class Owner:
         if message["k"] == "move":
             seat, seq, action = message["a"]
             work = served.att.move(seat, seq, action)
+        elif message["k"] == "talk":
+            work = served.att.talk(message["a"][0])
         else:
             work = served.att.pause() if message["a"][0] else served.att.resume()
         self._spawn(self._serve_link_call(served, message["r"], work))

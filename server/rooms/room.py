@@ -6,6 +6,11 @@ actor bumps the version, saves (awaiting the store), and only then calls each
 attachment's listener with its fresh view. Game time runs while the match is on, not
 paused, some human seat has a visible client, and those clients have reported the
 latest new board shown (or 1.5 s have passed since it was sent).
+
+Table talk (talk.py) goes through the same queue: a chat message is saved to the store's
+chat list (no version, no view) and then sent to every attachment as a "chat" message; a
+reaction is only sent; the host's mute and deal_text settings are room changes like a
+pause.
 """
 
 from __future__ import annotations
@@ -13,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from server.games.contract import Action
 from server.rooms import seat_admin
+from server.rooms import talk
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.core import RoomCore, RoomSettings, summary_of
 from server.rooms.errors import RoomError
@@ -46,6 +53,8 @@ class Attachment:
         self.is_visible = True
         self.shown_version = 0
         self.detached = False
+        # The room's chat as of the attach, for the welcome frame (see take_history).
+        self.history: list[dict[str, Any]] = []
 
     async def move(self, seat: int, seq: int, action: Action) -> dict[str, Any]:
         """Make a move for one of this attachment's seats; returns after it is saved.
@@ -66,6 +75,19 @@ class Attachment:
     def shown(self, version: int | None = None) -> None:
         """The client has displayed the view of `version` (default: the latest sent)."""
         self.room.post("shown", self, version)
+
+    async def talk(self, frame: dict[str, Any]) -> None:
+        """A table-talk frame: "chat" {text, seat?}, "react" {reaction, seat?}, or the
+        host's "mute" {muted, seat | spectators} and "deal_text" {allowed}. Returns once
+        it is said (a chat message saved) or set; raises RoomError (muted, chat_off,
+        bad_chat, not_host, not_your_seat, bad_seat, bad_request, store_error)."""
+        await self.room.call("talk", self, frame)
+
+    def take_history(self) -> list[dict[str, Any]]:
+        """The chat messages said before this attachment was made, oldest first, once
+        (later ones reach the listener as "chat" messages)."""
+        history, self.history = self.history, []
+        return history
 
     def visible(self, visible: bool) -> None:
         """The client's board became visible or hidden (hidden tab): the clock may stop."""
@@ -117,6 +139,9 @@ class Room:
         self._listing = False
         self._dead = False
         self._saved_blob = b""
+        # The last chat messages, as the store keeps them; a reaction or message to send.
+        self.chat: deque[dict[str, Any]] = deque(maxlen=talk.HISTORY)
+        self._said: dict[str, Any] | None = None
         # Acks of the moves applied by the input being handled, delivered with its views.
         self._acks: dict[Attachment, dict[str, int]] = {}
 
@@ -230,6 +255,9 @@ class Room:
                 # Even after a failed save: a room waiting on a CPU or a rule timer must
                 # wake again by itself (nothing else would move it).
                 self._schedule()
+        if self._said is not None:
+            said, self._said = self._said, None
+            await self._speak(said)
         return result
 
     # -- input handlers (synchronous; they mark what must be saved or announced) --------
@@ -294,6 +322,7 @@ class Room:
                 raise RoomError("bad_token", "that seat token does not belong to this room")
             seats.append(seat)
         att = Attachment(self, tuple(sorted(seats)), listener)
+        att.history = list(self.chat)
         self.attachments.append(att)
         self.idle_since = None
         self._announce = True
@@ -347,6 +376,45 @@ class Room:
             self._dirty = self._announce = True
             self._acks[att] = {"seat": seat, "seq": seq, "version": result["version"]}
         return result
+
+    def _on_talk(self, now: float, att: Attachment, frame: dict[str, Any]) -> None:
+        core, kind = self.core, frame["t"]
+        if kind in ("mute", "deal_text"):
+            if core.settings.host not in att.seats:
+                raise RoomError("not_host", "only the host moderates the table talk")
+            settings = core.settings
+            if talk.moderate(core.talk, settings.game_id, len(core.seats), settings.host, frame):
+                self._dirty = self._announce = True
+            return
+        seat = talk.speaker(att.seats, frame)
+        if kind == "react":
+            reaction = talk.check_reaction(frame.get("reaction"))
+            if seat is None:
+                raise RoomError("not_your_seat", "spectators have no seat to react from")
+            talk.check_voice(core.talk, seat)
+            self._said = {"t": "react", "seat": seat, "reaction": reaction}
+            return
+        talk.check_voice(core.talk, seat)
+        if not talk.text_open(core.settings.game_id, core.status, core.talk):
+            raise RoomError(
+                "chat_off", "this game has no table talk during a deal (reactions stay)"
+            )
+        text = talk.clean_text(frame.get("text"))
+        name = core.seats[seat].name if seat is not None else ""
+        at = int(self._wall() * 1000)
+        self._said = {"t": "chat", "seat": seat, "name": name, "text": text, "at": at}
+
+    async def _speak(self, said: dict[str, Any]) -> None:
+        """Send a reaction, or save a chat message and then send it, to every attachment."""
+        if said["t"] == "chat":
+            entry = {key: value for key, value in said.items() if key != "t"}
+            try:
+                await self.store.add_chat(self.code, entry, talk.HISTORY)
+            except Exception as exc:
+                raise RoomError("store_error", f"could not save the message: {exc}") from None
+            self.chat.append(entry)
+        for att in list(self.attachments):
+            _deliver(att, said)
 
     # -- clock, cover and timers --------------------------------------------------------
     def _update_clock(self, now: float) -> None:
@@ -505,6 +573,7 @@ class Room:
             "game_ms": core.now(self.clock.now()),
             "host": core.settings.host,
             "cover_after_ms": core.settings.cover_after_ms,
+            "talk": talk.public(core.settings.game_id, core.status, core.talk),
         }
         built: dict[tuple[int, ...], dict[str, Any]] = {}
         for att in list(self.attachments):

@@ -22,6 +22,7 @@ class MemoryStore(Store):
         # Log entries are kept packed, as Redis keeps them, so callers never share objects.
         self._logs: dict[str, list[bytes]] = {}
         self._public: dict[str, bytes] = {}
+        self._chats: dict[str, list[bytes]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
 
     def _live(self, code: str) -> tuple[int, bytes, float] | None:
@@ -35,6 +36,7 @@ class MemoryStore(Store):
     def _drop(self, code: str) -> None:
         self._rooms.pop(code, None)
         self._logs.pop(code, None)
+        self._chats.pop(code, None)
         self._public.pop(code, None)
         self._leases.pop(code, None)
 
@@ -46,6 +48,7 @@ class MemoryStore(Store):
             raise RoomExists(code)
         self._rooms[code] = (1, bytes(blob), self._wall_ms() + self.idle_ttl_ms)
         self._logs[code] = []
+        self._chats.pop(code, None)
 
     async def load(self, code: str) -> StoredRoom | None:
         entry = self._live(code)
@@ -82,6 +85,18 @@ class MemoryStore(Store):
 
     async def delete(self, code: str) -> None:
         self._drop(code)
+
+    async def add_chat(self, code: str, entry: dict[str, Any], keep: int) -> None:
+        # Kept while the room lives (the room's expiry stands in for the chat's own).
+        if self._live(code) is not None:
+            chat = self._chats.setdefault(code, [])
+            chat.append(codec.pack(entry))
+            del chat[:-keep]
+
+    async def chat(self, code: str) -> list[dict[str, Any]]:
+        if self._live(code) is None:
+            return []
+        return [codec.unpack(e) for e in self._chats.get(code, [])]
 
     async def set_public(self, code: str, summary: dict[str, Any] | None) -> None:
         if summary is None:

@@ -2,8 +2,9 @@
 
 Keys, under a prefix (default "zk:"): `room:{code}` a hash {v: version, b: blob};
 `log:{code}` a stream of packed log entries; `lease:{code}` the owner's id with a TTL;
-`public` a hash code -> packed summary. Room and log expire `idle_ttl_ms` after the
-last save.
+`public` a hash code -> packed summary; `chat:{code}` a list of the room's last packed
+chat messages. Room and log expire `idle_ttl_ms` after the last save, the chat as long
+after its last message.
 
 A save is one Lua script (compare-and-set of the version, then the blob, the XADDs and
 the expiry), so it is atomic on its own. Saves from all rooms that changed in one
@@ -48,7 +49,7 @@ return 1
 """
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('DEL', KEYS[2])
+redis.call('DEL', KEYS[2], KEYS[3])
 redis.call('HSET', KEYS[1], 'v', 1, 'b', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
@@ -157,7 +158,7 @@ class RedisStore(Store):
     # -- rooms ---------------------------------------------------------------------
     @_outage_is_store_error
     async def create(self, code: str, blob: bytes) -> None:
-        keys = [self._key("room", code), self._key("log", code)]
+        keys = [self._key(kind, code) for kind in ("room", "log", "chat")]
         if not await self._create(keys=keys, args=[blob, self.idle_ttl_ms]):
             raise RoomExists(code)
 
@@ -247,9 +248,21 @@ class RedisStore(Store):
 
     @_outage_is_store_error
     async def delete(self, code: str) -> None:
-        keys = [self._key(kind, code) for kind in ("room", "log", "lease")]
+        keys = [self._key(kind, code) for kind in ("room", "log", "chat", "lease")]
         await self._redis.delete(*keys)
         await self._redis.hdel(self.prefix + "public", code)
+
+    # -- chat ------------------------------------------------------------------------
+    async def add_chat(self, code: str, entry: dict[str, Any], keep: int) -> None:
+        key = self._key("chat", code)
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.rpush(key, codec.pack(entry))
+        pipe.ltrim(key, -keep, -1)
+        pipe.pexpire(key, self.idle_ttl_ms)
+        await pipe.execute()
+
+    async def chat(self, code: str) -> list[dict[str, Any]]:
+        return [codec.unpack(e) for e in await self._redis.lrange(self._key("chat", code), 0, -1)]
 
     # -- public room list ------------------------------------------------------------
     @_outage_is_store_error

@@ -92,7 +92,20 @@ class Store:
         raise NotImplementedError
 
     async def delete(self, code: str) -> None:
-        """Remove the room, its log, its lease and its public listing."""
+        """Remove the room, its log, its chat, its lease and its public listing."""
+        raise NotImplementedError
+
+    # -- chat: the last messages said in a room ----------------------------------------
+    async def add_chat(self, code: str, entry: dict[str, Any], keep: int) -> None:
+        """Append one chat message to the room's chat, keeping only the last `keep`.
+
+        The chat expires `idle_ttl_ms` after its last message, and goes when the room is
+        deleted or its code is created afresh.
+        """
+        raise NotImplementedError
+
+    async def chat(self, code: str) -> list[dict[str, Any]]:
+        """The room's kept chat messages, oldest first."""
         raise NotImplementedError
 
     # -- public room list ------------------------------------------------------------

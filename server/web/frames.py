@@ -64,7 +64,14 @@ _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "pause": {},
     "resume": {},
     "ping": {},
+    # Table talk (server/rooms/talk.py); the room checks the optional fields.
+    "chat": {"text": str},
+    "react": {"reaction": str},
+    "mute": {"muted": bool},
+    "deal_text": {"allowed": bool},
 }
+# Frames that count against a connection's table-talk rate as well as its frame rate.
+TALK_FRAMES = frozenset({"chat", "react"})
 MAX_TOKENS = 2  # same-device play: one connection may hold two seats
 # Move numbers are whole numbers below 2**53 (exact in JavaScript too); how far one may
 # jump past the seat's last is the room's rule (`server.rooms.core.MAX_SEQ_STEP`).

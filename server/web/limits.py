@@ -17,6 +17,9 @@ class Limits:
     transport_max_frame: int = 64 * 1024
     frames_per_second: float = 20.0
     frame_burst: int = 40
+    # Chat messages and reactions: 20 at once, then one a second.
+    talk_per_second: float = 1.0
+    talk_burst: int = 20
     # Seat holders' connections and spectators' are capped apart, so spectators (who
     # need only the room code) can never keep a player out.
     connections_per_room: int = 32

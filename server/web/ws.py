@@ -44,6 +44,8 @@ ROOM_CLOSED = {
     "seat_left": Close.BAD_TOKEN,
     "seat_reissued": Close.BAD_TOKEN,
 }
+# Table-talk frames, handed to the room as they are (server/rooms/talk.py checks them).
+TALK_KINDS = frozenset({"chat", "react", "mute", "deal_text"})
 
 
 class Outbox:
@@ -225,7 +227,8 @@ async def serve_attached(
 
 
 def welcome(attachment: Attached) -> dict[str, Any]:
-    """The first frame after a good hello: the room, the seats held, their last move seq.
+    """The first frame after a good hello: the room, the seats held, their last move seq,
+    and the room's kept chat (oldest first).
 
     `last_seq` lets a client that lost its counter (a reloaded page) go on numbering.
     """
@@ -234,6 +237,7 @@ def welcome(attachment: Attached) -> dict[str, Any]:
         "room": attachment.code,
         "seats": list(attachment.seats),
         "last_seq": attachment.last_seqs(),
+        "chat": attachment.take_history(),
     }
 
 
@@ -243,6 +247,7 @@ async def read_frames(
     """The receive loop: one frame at a time, each answered or refused."""
     limits, metrics = services.limits, services.metrics
     bucket = TokenBucket(limits.frames_per_second, limits.frame_burst, time.monotonic())
+    talk_bucket = TokenBucket(limits.talk_per_second, limits.talk_burst, time.monotonic())
     while True:
         data = await receive_frame(websocket)
         if data is None:
@@ -254,6 +259,8 @@ async def read_frames(
                 context = {"seat": frame["seat"], "seq": frame["seq"]}
             if not bucket.take(time.monotonic()):
                 raise FrameError(frames.RATE_LIMITED, "too many frames; slow down")
+            if frame["t"] in frames.TALK_FRAMES and not talk_bucket.take(time.monotonic()):
+                raise FrameError(frames.RATE_LIMITED, "too many chat messages; slow down")
             reply = await handle(frame, attachment, metrics)
         except (FrameError, RoomError) as exc:
             metrics.errors[exc.code] += 1
@@ -291,6 +298,8 @@ async def handle(
         await attachment.resume()
     elif kind == "ping":
         return {"t": "pong"}
+    elif kind in TALK_KINDS:
+        await attachment.talk(frame)
     elif kind == "hello":
         raise FrameError(frames.BAD_FRAME, "already authenticated")
     return None

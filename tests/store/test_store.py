@@ -154,3 +154,23 @@ async def test_the_lease_holder_is_whoever_took_the_lease_until_it_lapses(
     assert await store.lease_holder("R") == "two"
     await store.release_lease("R", "two")
     assert await store.lease_holder("R") is None
+
+
+async def test_the_chat_keeps_its_last_messages_until_the_room_goes(store: Store) -> None:
+    await store.create("R", b"v1")
+    for n in range(7):
+        await store.add_chat("R", {"text": f"m{n}"}, keep=5)
+    assert [e["text"] for e in await store.chat("R")] == ["m2", "m3", "m4", "m5", "m6"]
+    await store.delete("R")
+    assert await store.chat("R") == []
+
+
+async def test_a_code_created_afresh_starts_with_no_chat(backend: Backend) -> None:
+    store = await backend.make(idle_ttl_ms=300)
+    await store.create("R", b"v1")
+    await backend.pass_time(200)
+    await store.add_chat("R", {"text": "from the old room"}, keep=5)
+    await backend.pass_time(150)  # the room has expired; its last message lives on in Redis
+    assert await store.load("R") is None
+    await store.create("R", b"new")
+    assert await store.chat("R") == []

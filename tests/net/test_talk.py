@@ -1,0 +1,96 @@
+"""Table talk over real sockets: chat frames, the welcome's history, the per-connection
+talk rate, and chat surviving a restart of the server process (Redis keeps it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from client.lib import Client
+from server.store import codec
+from server.web.limits import Limits
+from tests.net.conftest import ServerProcess
+
+LIMITS = Limits()
+
+
+async def hello(port: int, code: str, tokens: list[str]) -> tuple[ClientConnection, dict]:
+    """A raw connection past its welcome; returns it and the welcome frame."""
+    ws = await connect(f"ws://127.0.0.1:{port}/ws?room={code}", compression=None, max_size=None)
+    await ws.send(codec.pack({"t": "hello", "tokens": tokens}))
+    welcome = codec.unpack(await ws.recv())
+    assert welcome["t"] == "welcome", welcome
+    return ws, welcome
+
+
+async def next_of(ws: ClientConnection, *kinds: str) -> dict[str, Any]:
+    """The next frame whose type is one of `kinds` (views in between are skipped)."""
+    while True:
+        frame = codec.unpack(await ws.recv())
+        if frame["t"] in kinds:
+            return frame
+
+
+async def test_the_21st_message_in_a_second_is_rate_limited(
+    server: ServerProcess, client: Client
+) -> None:
+    host = await client.create_room("usunoro", seats=["host", "open", "cpu", "cpu"])
+    ws, _ = await hello(server.port, host.code, [host.token])
+    burst = LIMITS.talk_burst
+    # All sent at once: far less than the second it takes to earn one more message.
+    for n in range(burst + 1):
+        await ws.send(codec.pack({"t": "chat", "text": f"message {n}"}))
+    answers = [await next_of(ws, "chat", "error") for _ in range(burst + 1)]
+    assert [a["text"] for a in answers[:burst]] == [f"message {n}" for n in range(burst)]
+    assert answers[burst]["t"] == "error" and answers[burst]["code"] == "rate_limited"
+    # Other frames still flow, and the next second brings another message.
+    await ws.send(codec.pack({"t": "ping"}))
+    assert (await next_of(ws, "pong", "error"))["t"] == "pong"
+    await ws.close()
+
+
+async def test_a_spectator_gets_the_history_and_markup_stays_text(
+    server: ServerProcess, client: Client
+) -> None:
+    host = await client.create_room("usunoro", seats=["host", "open", "cpu", "cpu"])
+    ws, welcome = await hello(server.port, host.code, [host.token])
+    assert welcome["chat"] == []
+    await ws.send(codec.pack({"t": "chat", "text": "<img src=x onerror=alert(1)>\u202e"}))
+    assert (await next_of(ws, "chat"))["text"] == "<img src=x onerror=alert(1)>"
+    watcher, seen = await hello(server.port, host.code, [])
+    assert [(m["seat"], m["text"]) for m in seen["chat"]] == [(0, "<img src=x onerror=alert(1)>")]
+    await ws.send(codec.pack({"t": "chat", "text": 42}))
+    assert (await next_of(ws, "error"))["code"] == "bad_frame"
+    await ws.send(codec.pack({"t": "react", "reaction": "nice"}))
+    assert await next_of(watcher, "react") == {"t": "react", "seat": 0, "reaction": "nice"}
+    await ws.close()
+    await watcher.close()
+
+
+async def test_chat_survives_a_server_restart(redis_url: str, tmp_path: Path) -> None:
+    server = ServerProcess(redis_url, tmp_path / "server.log")
+    server.start()
+    try:
+        client = Client(server.url)
+        host = await client.create_room("usunoro", seats=["host", "open", "cpu", "cpu"])
+        friend = await client.take_seat(host.code)
+        ws, _ = await hello(server.port, host.code, [host.token])
+        await ws.send(codec.pack({"t": "chat", "text": "see you after the restart"}))
+        await next_of(ws, "chat")
+        await ws.send(codec.pack({"t": "mute", "seat": friend.seat, "muted": True}))
+        await next_of(ws, "view")
+        await ws.close()
+        server.stop()
+        server.start()
+        again, welcome = await hello(server.port, host.code, [friend.token])
+        assert [m["text"] for m in welcome["chat"]] == ["see you after the restart"]
+        view = await next_of(again, "view")
+        assert view["room"]["talk"]["muted"] == [friend.seat]
+        await again.send(codec.pack({"t": "chat", "text": "am I muted?"}))
+        refused = await next_of(again, "error", "chat")
+        assert refused["t"] == "error" and refused["code"] == "muted"
+        await again.close()
+    finally:
+        server.stop()
