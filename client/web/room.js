@@ -43,6 +43,7 @@ addStrings({
     your_seat: "あなたの席",
   },
 });
+import { createTalk } from "./chat.js";
 
 /**
  * Show the room `code` in the main area, as a spectator when `watch`. Returns the page's
@@ -71,6 +72,8 @@ export function showRoom(code, { watch = false } = {}) {
   const matchHistory = createHistory(code, {
     tokens: () => held().map((s) => s.token), mine: () => mySeats(), notify,
   });
+  // The chat panel and reactions (chat.js), kept across renders.
+  const talk = createTalk({ send: (frame) => socket && socket.send(frame) });
 
   claimSeatLink(code);
   const held = () => seatStore.get(code);
@@ -89,6 +92,7 @@ export function showRoom(code, { watch = false } = {}) {
     const tokens = watch ? [] : held().map((s) => s.token);
     socket = new RoomSocket(code, tokens, {
       onMessage(frame) {
+        talk.onFrame(frame);
         if (frame.t === "view") {
           page.message = frame;
           page.receivedAt = performance.now();
@@ -485,7 +489,7 @@ export function showRoom(code, { watch = false } = {}) {
       const renderer = TABLES[gameId];
       const room = msg.room || {};
       const finished = room.status === "over" || room.match > 1;
-      parts.push(settingsDialog(), playAgainBar(), ...presence(), tableHolder,
+      parts.push(settingsDialog(), playAgainBar(), ...presence(), tableHolder, talk.node,
         finished ? matchHistory.element : null);
       matchHistory.update(room);
       replaceKeepingFocus(main, ...parts.filter(Boolean));
@@ -504,15 +508,17 @@ export function showRoom(code, { watch = false } = {}) {
         table.render(tableContext());
         reportShown(renderer);
       }
+      talk.update({ message: msg, you: msg.you || [], seats: msg.seats || [] });
       const focusTarget = page.settingsOpen && document.getElementById("close-settings");
       if (focusTarget && !main.contains(document.activeElement)) focusTarget.focus();
       return;
     } else if (msg) {
-      parts.push(waitingRoom());
+      parts.push(waitingRoom(), talk.node);
     } else {
       parts.push(el("p", {}, t("loading")));
     }
     replaceKeepingFocus(main, ...parts.filter(Boolean));
+    if (msg) talk.update({ message: msg, you: msg.you || [], seats: msg.seats || [] });
   }
 
   const onVisibility = () => setVisible();
@@ -521,6 +527,7 @@ export function showRoom(code, { watch = false } = {}) {
     document.removeEventListener("visibilitychange", onVisibility);
     clearTurnSignal();
     if (table && table.destroy) table.destroy();
+    talk.destroy();
     if (socket) socket.close();
   }
 
