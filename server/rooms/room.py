@@ -23,8 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.games.contract import Action
-from server.rooms import seat_admin
-from server.rooms import talk
+from server.rooms import seat_admin, talk
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.core import RoomCore, RoomSettings, summary_of
 from server.rooms.errors import RoomError
