@@ -444,6 +444,10 @@ class RoomManager:
             raise RoomError("room_not_found", f"no room {code}")
         room = Room.from_blob(code, stored.version, stored.blob, self._room_deps_for(stored.blob))
         room.chat.extend(await self.store.chat(code))
+        # The first room of a game loads its modules (a second or so on a busy machine):
+        # take the lease afresh, so it cannot lapse before housekeeping first renews it.
+        if not await self.store.acquire_lease(code, self.instance_id, self.lease_ms):
+            raise RoomError("room_elsewhere", f"room {code} is run by another server")
         self._rooms[code] = room
         self._arrived[code] = self.clock.now()
         room.start()
