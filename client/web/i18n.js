@@ -295,11 +295,14 @@ export function lang() {
   return current;
 }
 
-/** Switch language, remember it, and tell every listener to re-render. */
-export function setLang(code) {
+/**
+ * Switch language, remember it (unless `remember` is false: a page in a fixed language,
+ * such as a rules page, leaves the player's choice alone), and tell every listener.
+ */
+export function setLang(code, { remember = true } = {}) {
   if (!STRINGS[code]) return;
   current = code;
-  localStorage.setItem("zashiki.lang", code);
+  if (remember) localStorage.setItem("zashiki.lang", code);
   document.documentElement.lang = code;
   for (const fn of listeners) fn();
 }
