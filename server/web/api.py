@@ -23,6 +23,7 @@ from server.rooms.errors import RoomError
 from server.rooms.seats import normalize_code
 from server.store.store import StoreError
 from server.web.frames import bounded, nested_at_most
+from server.web.game_info import game_info
 
 MAX_BODY = 16 * 1024
 # GET /api/rooms answers at most this many rooms a page (and this many by default).
@@ -174,8 +175,9 @@ def translated(handler: Handler) -> Handler:
 
 
 async def list_games(request: Request) -> Response:
-    """Every game with its seat counts and options."""
-    return JSONResponse({"games": [g.describe() for g in registry.games().values()]})
+    """Every game with its seat counts, options, summary, typical length and rules pages."""
+    games = [{**g.describe(), **game_info(g.id)} for g in registry.games().values()]
+    return JSONResponse({"games": games})
 
 
 async def create_room(request: Request) -> Response:

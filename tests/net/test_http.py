@@ -25,6 +25,22 @@ async def test_games_lists_every_game_with_seat_counts(client: Client) -> None:
     assert games["usunoro"]["min_seats"] == games["usunoro"]["max_seats"] == 4
 
 
+async def test_games_tell_a_newcomer_what_each_game_is_and_where_its_rules_are(
+    server: ServerProcess, client: Client
+) -> None:
+    for game in await client.games():
+        assert set(game["summary"]) == {"en", "ja"} and all(game["summary"].values())
+        length = game["typical_minutes"]
+        assert 0 < length["min"] <= length["max"]
+        assert game["rules"] == {
+            lang: f"/rules/{game['id']}.{lang}.html" for lang in ("en", "ja")
+        }
+        for path in game["rules"].values():
+            with urllib.request.urlopen(server.url + path, timeout=5) as page:
+                assert page.headers["content-type"].startswith("text/html")
+                assert f'data-game="{game["id"]}"' in page.read().decode()
+
+
 async def test_games_listing_marks_options_whose_choices_depend_on_the_seat_count(
     client: Client,
 ) -> None:
