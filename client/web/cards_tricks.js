@@ -48,10 +48,11 @@ function notes(...parts) {
 /**
  * One card face: `classes` colour and shape it, `rank`/`sub` are its printed text,
  * `pip` an emblem, `label` the spoken name. Options: onclick, disabled, key, tag (a
- * small marker such as a trump sign), note (added to the label).
+ * small marker such as a trump sign), note (added to the label), term (its glossary
+ * entry, which tapping or focusing the card explains; see explain.js).
  */
 function face(code, classes, rank, pip, sub, label, opts = {}) {
-  const { onclick, disabled = false, key, tag, note } = opts;
+  const { onclick, disabled = false, key, tag, note, term } = opts;
   const playable = Boolean(onclick);
   const fullLabel = note ? `${label} — ${note}` : label;
   return el(playable ? "button" : "span", {
@@ -63,8 +64,10 @@ function face(code, classes, rank, pip, sub, label, opts = {}) {
     "aria-disabled": playable && disabled ? "true" : null,
     "aria-label": fullLabel,
     title: fullLabel,
+    tabindex: playable ? null : "0",
     "data-key": key,
     "data-card": code,
+    "data-term": term,
   },
   el("span", { class: "rank", "aria-hidden": "true" }, rank),
   pip,
@@ -72,15 +75,19 @@ function face(code, classes, rank, pip, sub, label, opts = {}) {
   tag ? el("span", { class: "tag", "aria-hidden": "true" }, tag) : null);
 }
 
+// The glossary entry of each Unsun rank (the Pao Robai is Tenka).
+const UNSUN_TERMS = { So: "sota", Ka: "kaba", Re: "rei", Ro: "robai", Un: "un", Su: "sun" };
+
 /** An Unsun card (Hachinin Meri); `trump` marks it with the trump sign. */
 export function unsunCard(code, opts = {}) {
   const suit = code[0];
   const rank = code.slice(1);
   const court = UNSUN_COURTS.has(rank);
   const note = notes(opts.trump ? t("tc_trump") : null, opts.note);
+  const term = code === "PRo" ? "tenka" : UNSUN_TERMS[rank] || "numeral";
   return face(code, `unsun suit-${suit}${court ? " court" : ""}${opts.trump ? " trump" : ""}`,
     court ? t("us_short_" + rank) : rank, UNSUN_ICONS[suit](), t("us_suit_short_" + suit),
-    unsunName(code), { ...opts, note, tag: opts.trump ? t("tc_trump_tag") : null });
+    unsunName(code), { ...opts, note, term, tag: opts.trump ? t("tc_trump_tag") : null });
 }
 
 // The colour decks (Utsuke's five colours, Junocos' four): each colour has its own
@@ -104,8 +111,10 @@ export function utsukeCard(code, opts = {}) {
   const colour = code[0];
   const note = notes(opts.chip ? t("ut_chip_here") : null, opts.trump ? t("tc_trump") : null, opts.note);
   return colourFace(code, `utsuke col-${colour}${opts.trump ? " trump" : ""}${opts.chip ? " chip" : ""}`,
-    code.slice(1), utsukeName(code),
-    { ...opts, note, tag: opts.chip ? t("ut_chip_tag") : opts.trump ? t("tc_trump_tag") : null });
+    code.slice(1), utsukeName(code), {
+      ...opts, note, term: opts.chip ? "chip" : opts.trump ? "trump" : "card",
+      tag: opts.chip ? t("ut_chip_tag") : opts.trump ? t("tc_trump_tag") : null,
+    });
 }
 
 /** Spoken name of a Junocos (UNO) card such as "R5" or "GS" (green Skip). */
@@ -121,7 +130,10 @@ export function unoCard(code, opts = {}) {
   const trumpClass = opts.trumpClass && opts.trumpClass !== "plain" ? opts.trumpClass : null;
   const note = notes(trumpClass ? t("jc_class_" + trumpClass) : null, opts.note);
   return colourFace(code, `uno col-${colour}${skip ? " skip" : ""}${trumpClass ? " trump" : ""}`,
-    skip ? "⊘" : code[1], unoName(code), { ...opts, note, tag: trumpClass ? t("tc_trump_tag") : null });
+    skip ? "⊘" : code[1], unoName(code), {
+      ...opts, note, term: trumpClass ? trumpClass.replace("_", "-") : skip ? "skip" : "card",
+      tag: trumpClass ? t("tc_trump_tag") : null,
+    });
 }
 
 /** A face-down card; `label` says what it is (a face-down trump, a hidden hand card). */

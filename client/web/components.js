@@ -35,8 +35,8 @@ export function replaceKeepingFocus(root, ...children) {
 
 /**
  * A table's header row: `badges` (text, or nodes for badges with an id; null is left
- * out), the paused marker, Pause/Resume for a seated player while the match runs, and
- * Settings.
+ * out), the paused marker, Pause/Resume for a seated player while the match runs, Rules
+ * (when the page can open them: `ctx.openRules`) and Settings.
  */
 export function tableHeader(ctx, badges) {
   const room = ctx.room || {};
@@ -48,6 +48,9 @@ export function tableHeader(ctx, badges) {
       type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
       onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
     }, room.paused ? t("resume") : t("pause")) : null,
+    ctx.openRules ? el("button", {
+      type: "button", class: "ghost", "data-key": "rules", id: "rules-button", onclick: ctx.openRules,
+    }, t("rules_button")) : null,
     el("button", {
       type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
     }, t("settings")));
@@ -86,13 +89,24 @@ export function frenchCard(code, { selected = false, onclick, disabled = false, 
       disabled: onclick ? disabled : null,
       "aria-pressed": onclick ? String(selected) : null,
       "aria-label": frenchCardName(code) + (selected ? " — " + t("selected") : ""),
+      title: frenchCardName(code),
+      tabindex: onclick ? null : "0",
       "data-key": key,
       "data-card": code,
+      "data-term": "card",
     },
     el("span", { "aria-hidden": "true" }, rank),
     el("span", { class: "suit", "aria-hidden": "true" }, suit.symbol),
     el("span", { class: "sub", "aria-hidden": "true" }, code[0]),
   );
+}
+
+/**
+ * Attributes marking an element as the glossary term `id` of the game on screen: tapping
+ * or focusing it explains it (explain.js), so it is focusable.
+ */
+export function termAttrs(id) {
+  return { "data-term": id, tabindex: "0" };
 }
 
 /** "Player 2" / "You" / "CPU 3" for a seat, from the room's seat list. */

@@ -100,6 +100,7 @@ const STRINGS = {
     u_phase_void: "Round void — no penalty",
     u_your_hand: "Your hand",
     u_hand_of: "{who}'s hand",
+    u_hand_of_you: "Your hand",
     u_exchange: "Exchange",
     u_cancel: "Cancel",
     u_grab: "Grab",
@@ -118,8 +119,10 @@ const STRINGS = {
     u_next_round: "Next round",
     u_match_over: "Match over",
     u_loser: "{who} collected the penalties and loses.",
+    u_loser_you: "You collected the penalties and lose.",
     u_early_grab: "{who} grabbed early without a matching hand: +1 penalty.",
     u_round_penalty: "{who} was left without a token: +1 penalty.",
+    u_round_penalty_you: "You were left without a token: +1 penalty.",
     u_void_reason: "The round was void (no penalty).",
     u_results: "Results",
     u_cpu_ranges: "CPU reaction times (ms)",
@@ -317,9 +320,15 @@ export function addStrings(more) {
   for (const code of Object.keys(STRINGS)) Object.assign(STRINGS[code], more[code] || {});
 }
 
-/** The string for `key` in the current language with {placeholders} filled. */
+/**
+ * The string for `key` in the current language with {placeholders} filled. A sentence
+ * whose {who} is the player ("You") takes the language's `key_you` wording where it has
+ * one ("You were left…", not "You was left…").
+ */
 export function t(key, params = {}) {
-  const text = STRINGS[current][key] ?? STRINGS.en[key] ?? key;
+  const own = STRINGS[current];
+  if (params.who !== undefined && params.who === own.you && own[key + "_you"] !== undefined) key += "_you";
+  const text = own[key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 

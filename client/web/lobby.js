@@ -9,6 +9,8 @@ import { errorText, gameName, main, optionLabel, optionTitle } from "./page.js";
 import { myName, nameField } from "./names.js";
 import { yourRoomsPanel } from "./your_rooms.js";
 import { coverChooser } from "./cover_option.js";
+import { gameInfo, helpLine, optionChoices } from "./learn.js";
+import "./explain.js"; // rules links open in a panel over the lobby
 
 /** The choices an option offers at `seats` seats: per-seat numbers stop at the last seat. */
 function choicesFor(option, seats) {
@@ -101,8 +103,9 @@ export function showLobby(navigate) {
             checked: form.game && form.game.id === game.id, "data-key": "game-" + game.id,
             onchange: () => { chooseGame(game); render(); },
           }),
-          el("span", {}, el("strong", {}, gameName(game.id)), " · ", seats,
-            built ? null : el("span", { class: "muted" }, " — " + t("table_missing"))));
+          el("span", {}, el("strong", {}, gameName(game.id)),
+            built ? null : el("span", { class: "muted" }, " — " + t("table_missing")),
+            gameInfo(game, seats)));
       }));
   }
 
@@ -138,25 +141,26 @@ export function showLobby(navigate) {
 
   function optionsChooser() {
     const game = form.game;
-    const shown = game.options.filter((o) => o.choices && o.choices.length);
+    const shown = game.options.filter((o) => optionChoices(o).length);
     const fields = shown.map((o) => {
-      const choices = choicesFor(o, form.seats);
+      const choices = choicesFor({ ...o, choices: optionChoices(o) }, form.seats);
       return el("div", { class: "field" },
         el("label", { for: "opt-" + o.name }, optionTitle(o)),
         el("select", {
-          id: "opt-" + o.name, "data-key": "opt-" + o.name,
+          id: "opt-" + o.name, "data-key": "opt-" + o.name, "aria-describedby": "help-" + o.name,
           onchange: (e) => {
             const value = choices.find((c) => String(c) === e.target.value);
             form.options[o.name] = value;
           },
         }, choices.map((c) => el("option", { value: String(c), selected: form.options[o.name] === c },
-          optionLabel(o, c)))));
+          optionLabel(o, c)))),
+        helpLine(o.name, game.id, "help-" + o.name));
     });
     const sameDevice = game.options.some((o) => o.name === "open_hands")
       ? el("label", { class: "row" }, el("input", {
         type: "checkbox", checked: form.sameDevice, "data-key": "same-device", id: "same-device",
         onchange: (e) => { form.sameDevice = e.target.checked; render(); },
-      }), t("same_device"))
+      }), t("same_device"), helpLine("same_device", game.id, "help-same-device"))
       : null;
     return el("div", {}, fields.length ? el("div", { class: "label" }, t("options")) : null, fields,
       sameDevice);
@@ -175,7 +179,8 @@ export function showLobby(navigate) {
             id: "difficulty", "data-key": "difficulty",
             onchange: (e) => { form.difficulty = e.target.value; },
           }, ["easy", "normal", "hard"].map((d) => el("option", { value: d, selected: form.difficulty === d },
-            t("difficulty_" + d))))),
+            t("difficulty_" + d)))),
+          helpLine("difficulty", form.game.id, "help-difficulty")),
         coverChooser(form.cover, (value) => { form.cover = value; }),
         el("label", { class: "row" }, el("input", {
           type: "checkbox", checked: form.public, id: "public", "data-key": "public",

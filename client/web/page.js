@@ -2,6 +2,7 @@
 // the player's language, and the names of games and options.
 
 import { lang, t } from "./i18n.js";
+import { millisLabel } from "./learn.js";
 
 export const main = document.getElementById("main");
 const toast = document.getElementById("toast");
@@ -31,11 +32,14 @@ export function gameName(id) {
   return text === key ? id : text;
 }
 
-/** An option value's label in the player's language (the value itself where none is known). */
+/**
+ * An option value's label in the player's language: its own label, else a time in words
+ * for a time option, else the value itself.
+ */
 export function optionLabel(option, value) {
   const key = `opt_${option.name}_${value}`;
   const text = t(key);
-  return text === key ? String(value) : text;
+  return text === key ? millisLabel(option, value) ?? String(value) : text;
 }
 
 /** An option's title in the player's language (its name where none is known). */

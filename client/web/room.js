@@ -44,6 +44,7 @@ addStrings({
   },
 });
 import { createTalk } from "./chat.js";
+import { openRules, setExplainGame } from "./explain.js";
 
 /**
  * Show the room `code` in the main area, as a spectator when `watch`. Returns the page's
@@ -82,6 +83,7 @@ export function showRoom(code, { watch = false } = {}) {
   async function loadSummary() {
     try {
       page.summary = await api("GET", `/api/rooms/${code}`);
+      setExplainGame(page.summary.game);
     } catch (err) {
       page.error = errorText(err);
     }
@@ -412,6 +414,8 @@ export function showRoom(code, { watch = false } = {}) {
       send: (frame) => socket && socket.send(frame),
       seatLabel: (seat) => seatLabel(msg.seats, seat, msg.you || []),
       openSettings,
+      // The rules open over the table: the game keeps running and the seat stays connected.
+      openRules: page.summary ? () => openRules(page.summary.game) : null,
       notify,
     };
   }
@@ -526,6 +530,7 @@ export function showRoom(code, { watch = false } = {}) {
   function teardown() {
     document.removeEventListener("visibilitychange", onVisibility);
     clearTurnSignal();
+    setExplainGame(null);
     if (table && table.destroy) table.destroy();
     talk.destroy();
     if (socket) socket.close();

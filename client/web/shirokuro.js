@@ -152,9 +152,10 @@ function end(part, cls) {
 /**
  * A Shirokuro card face: the upright number large on top, the other end small and upside
  * down below. `loose` draws both ends the same size (discards, the Dora indicator).
- * With `onclick` it is a button; `attrs` adds data attributes.
+ * With `onclick` it is a button; `attrs` adds data attributes; `term` is the glossary
+ * entry tapping or focusing it explains (see explain.js).
  */
-export function shiroCard(text, { onclick, selected = false, loose = false, key, extra = "", attrs = {} } = {}) {
+export function shiroCard(text, { onclick, selected = false, loose = false, key, extra = "", attrs = {}, term = "upright" } = {}) {
   const [up, down] = ends(text);
   const label = cardName(text, { loose }) + (selected ? " — " + t("sk_selected") : "");
   return el(onclick ? "button" : "span", {
@@ -164,8 +165,11 @@ export function shiroCard(text, { onclick, selected = false, loose = false, key,
     role: onclick ? null : "img",
     "aria-pressed": onclick ? String(selected) : null,
     "aria-label": label,
+    title: label,
+    tabindex: onclick ? null : "0",
     "data-key": key,
     "data-card": text,
+    "data-term": term,
     ...attrs,
   }, end(up, "sk-top"), end(down, "sk-bottom"));
 }

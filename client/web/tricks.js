@@ -109,6 +109,7 @@ const SHARED_STRINGS = {
     tc_no_cards_yet: "No card played yet.",
     tc_your_turn: "Your turn: play a highlighted card.",
     tc_waiting_for: "Waiting for {who}…",
+    tc_waiting_for_you: "Waiting for you…",
     tc_match_over: "Match over",
     tc_round: "Round {n} of {total}",
     tc_total: "Total",

@@ -2,7 +2,7 @@
 // Okie and trump suit, the declare/pass round, the Okie discard, trick play with trumps
 // face down on plain leads, Meri/Monchi, combinations and scores over eight deals.
 
-import { el, replaceKeepingFocus, tableHeader } from "../components.js";
+import { el, replaceKeepingFocus, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import { cardBack, unsunCard, unsunName } from "../cards_tricks.js";
 import {
@@ -37,7 +37,7 @@ export function create(root) {
       seat, me, turn, label: ctx.seatLabel(seat), classes: `team-${team(seat)}`,
       lines: [
         el("span", { class: "badge team-badge" }, teamTag(team(seat))),
-        seat === view.dealer ? el("span", { class: "badge" }, t("hm_dealer")) : null,
+        seat === view.dealer ? el("span", { class: "badge", ...termAttrs("dealer") }, t("hm_dealer")) : null,
         seat === view.recipient ? el("span", { class: "badge strong" }, t("hm_has_okie")) : null,
         answer ? el("span", { class: "badge" }, t("hm_answer_" + answer[1])) : null,
         t("tc_cards_in_hand", { n: view.hand_counts[seat] }) + " · " + t("tc_tricks", { n: won }),
@@ -55,9 +55,9 @@ export function create(root) {
       : view.robai_declared ? t("hm_declared_by", { who: ctx.seatLabel(view.recipient) })
         : t("hm_not_declared");
     return el("div", { class: "okie", id: "okie" },
-      el("div", {}, el("span", { class: "label" }, t("hm_okie")), card(view, view.okie)),
+      el("div", {}, el("span", { class: "label", ...termAttrs("okie") }, t("hm_okie")), card(view, view.okie)),
       el("div", {},
-        el("div", { id: "trump-suit" }, t("hm_trump_suit", { suit: t("us_suit_" + view.trump) })),
+        el("div", { id: "trump-suit", ...termAttrs("trump-suit") }, t("hm_trump_suit", { suit: t("us_suit_" + view.trump) })),
         el("div", { class: "muted" }, t("hm_trump_note")),
         el("div", { id: "meri-state" }, el("strong", {}, phaseText(view))),
         declared ? el("div", {}, declared) : null));
@@ -254,11 +254,13 @@ export const STRINGS = mergeStrings({
     hm_not_declared: "Nobody declared: the dealer took the Okie.",
     hm_you_answer: "Declare or pass? Only the holder of the trump suit's Robai may declare.",
     hm_answering: "{who} is answering: declare or pass…",
+    hm_answering_you: "You are answering: declare or pass…",
     hm_declare: "Declare",
     hm_pass: "Pass",
     hm_declare_note: "Every seat answers; passing keeps your cards secret.",
     hm_you_discard: "You took the Okie: discard one nontrump (face down).",
     hm_discarding: "{who} took the Okie and is discarding…",
+    hm_discarding_you: "You took the Okie and are discarding…",
     hm_you_lead_first: "Your lead: trick 1 is led with a nontrump.",
     hm_trick_n: "Trick {n}",
     hm_last_trick_n: "Last trick (trick {n})",

@@ -2,7 +2,7 @@
 // cards, the trump indicator, must-follow play from hand and open cards (legal cards
 // only), trick counts against each player's last open card, and scores over the rounds.
 
-import { el, replaceKeepingFocus, tableHeader } from "../components.js";
+import { el, replaceKeepingFocus, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import { unoCard, unoName } from "../cards_tricks.js";
 import {
@@ -41,7 +41,7 @@ export function create(root) {
     return seatBox({
       seat, me, turn: view.phase !== "over" && view.turn === seat, label: ctx.seatLabel(seat),
       lines: [
-        seat === view.start ? el("span", { class: "badge" }, "★ " + t("jc_start_player")) : null,
+        seat === view.start ? el("span", { class: "badge", ...termAttrs("start-player") }, "★ " + t("jc_start_player")) : null,
         t("tc_cards_in_hand", { n: view.hand_sizes[seat] }),
         targetLine(view, seat),
         me ? null : el("div", { class: "open-cards", "aria-label": t("jc_open_of", { who: ctx.seatLabel(seat) }) },
@@ -54,7 +54,7 @@ export function create(root) {
     if (!view.trump) return null;
     const colour = t("colour_" + view.trump[0]);
     return el("div", { class: "okie", id: "trump-indicator" },
-      el("div", {}, el("span", { class: "label" }, t("jc_indicator")), card(view, view.trump)),
+      el("div", {}, el("span", { class: "label", ...termAttrs("indicator") }, t("jc_indicator")), card(view, view.trump)),
       el("div", {},
         el("div", {}, t("jc_trump_is", { colour, n: view.trump[1] })),
         el("div", { class: "muted" }, t("jc_trump_order", { colour, n: view.trump[1] }))));
@@ -217,6 +217,7 @@ export const STRINGS = mergeStrings({
     jc_start_player: "Start player",
     jc_start_is: "Start player: {who}",
     jc_open_of: "{who}'s open cards",
+    jc_open_of_you: "Your open cards",
     jc_tricks_vs: "Tricks {n} / open card {target}",
     jc_indicator: "Trump indicator",
     jc_trump_is: "Trumps: every {colour} card and every {n}.",

@@ -7,7 +7,7 @@
 // played (view.last_round) is shown over the next round's rotation choice until the
 // player closes it; it stays available below the table afterwards.
 
-import { el, placeText, replaceKeepingFocus, tableHeader } from "../components.js";
+import { el, placeText, replaceKeepingFocus, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import {
   SHIRO_STRINGS, cardRow, drawnPanel, flipText, handMoves, handRow, looseName, playerMoves, rotationChoice,
@@ -49,6 +49,7 @@ const OWN = {
     kr_history: "Discarded so far",
     kr_your_hand: "Your hand",
     kr_hand_of: "{who}'s hand",
+    kr_hand_of_you: "Your hand",
     kr_score_now: "Your hand scores {n} now (melds outlined).",
     kr_discard: "Discard",
     kr_discard_knock: "Discard and knock",
@@ -61,12 +62,16 @@ const OWN = {
     kr_st_insert_me: "Put the card you drew into your hand.",
     kr_st_discard_me: "Discard a card, or knock.",
     kr_st_draw: "{who} is drawing…",
+    kr_st_draw_you: "You are drawing…",
     kr_st_insert: "{who} is placing a card…",
+    kr_st_insert_you: "You are placing a card…",
     kr_st_discard: "{who} is discarding…",
+    kr_st_discard_you: "You are discarding…",
     kr_st_over: "Match over",
     kr_log_draw_pile: "{who} drew from the pile.",
     kr_log_draw_discard: "{who} took {card} from the discard pile.",
     kr_log_insert: "{who} put a card into their hand.",
+    kr_log_insert_you: "You put a card into your hand.",
     kr_log_discard: "{who} discarded {card}.",
     kr_log_deal: "Round {n} dealt; the first discard is {card}.",
     kr_result_title: "Round {n} result",
@@ -77,8 +82,10 @@ const OWN = {
     kr_score_rule: "A hand scores the sum of its upright numbers outside melds (sets of 3–5 equal cards; runs of 3 or more of one colour going up or down by 1).",
     kr_kokuto: "Kokuto! {who} scored 0, worth the lowest other score {m} + 5 = {g} VP.",
     kr_knock_win: "{who} scored {s}, the lowest other score is {m}: {m} − {s} = {g} VP to {who}.",
-    kr_underknock: "Underknock! {who} scored {s} but {others} scored only {m}: {others} gain {s} − {m} + 5 = {g} VP.",
-    kr_pile_out: "Lowest score {m}: {who} gain 5 VP.",
+    kr_knock_win_you: "You scored {s}, the lowest other score is {m}: {m} − {s} = {g} VP to you.",
+    kr_underknock: "Underknock! {who} scored {s}, above the lowest score {m}: {s} − {m} + 5 = {g} VP each to {others}.",
+    kr_pile_out: "Lowest score {m}: 5 VP each to {who}.",
+    kr_pile_out_you: "Lowest score {m}: 5 VP to you.",
     kr_row_score: "score {s}",
     kr_row_gain: "+{g} VP → {vp} VP",
     kr_melds_none: "no melds",
@@ -244,8 +251,8 @@ export function create(root) {
     return el("div", { class: `seat${mine ? " me" : ""}${turn ? " active" : ""}`, "data-seat": seat },
       el("div", { class: "name" }, who(seat),
         turn ? el("span", { class: "badge strong" }, "▶ " + t("kr_turn")) : null,
-        v.dealer === seat ? el("span", { class: "badge" }, t("kr_dealer_mark")) : null),
-      el("div", {}, el("strong", {}, t("kr_vp", { n: v.vp[seat] })), " · ", t("sk_cards", { n: v.hand_sizes[seat] }),
+        v.dealer === seat ? el("span", { class: "badge", ...termAttrs("dealer") }, t("kr_dealer_mark")) : null),
+      el("div", {}, el("strong", termAttrs("vp"), t("kr_vp", { n: v.vp[seat] })), " · ", t("sk_cards", { n: v.hand_sizes[seat] }),
         v.phase === "rotate"
           ? el("span", { class: "badge" }, v.rotation_chosen[seat] ? "● " + t("sk_chosen") : "○ " + t("sk_choosing"))
           : null),

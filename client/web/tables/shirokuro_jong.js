@@ -4,7 +4,7 @@
 // each discard (Ron, Pon, Chii, pass) with a countdown in game time, and each round's
 // result with every Yaku and its points. Every button comes from the legal moves.
 
-import { el, placeText, replaceKeepingFocus, tableHeader } from "../components.js";
+import { el, placeText, replaceKeepingFocus, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import {
   SHIRO_STRINGS, cardRow, drawnPanel, handMoves, handRow, looseName, playerMoves, rotationChoice, shiroBack,
@@ -71,6 +71,7 @@ const OWN = {
     sj_melds: "Exposed",
     sj_your_hand: "Your hand",
     sj_hand_of: "{who}'s hand",
+    sj_hand_of_you: "Your hand",
     sj_discard: "Discard",
     sj_tsumo: "Tsumo!",
     sj_pick_discard: "Tap the card to discard.",
@@ -88,6 +89,7 @@ const OWN = {
     sj_st_tsumo_me: "Your hand is complete: declare Tsumo, or discard.",
     sj_st_insert_me: "Put the card you drew into your hand.",
     sj_st_turn: "{who}'s turn…",
+    sj_st_turn_you: "Your turn…",
     sj_st_claim_me: "Claim {card}? {choices} or pass.",
     sj_st_claim_pass: "Nothing to claim on {card}: pass.",
     sj_choice_ron: "Ron",
@@ -273,9 +275,9 @@ export function create(root) {
     const b = valueName(v.dora.slice(3));
     const either = v.options.dora === "either_number";
     return el("div", { class: "sj-dora", id: "dora" },
-      el("span", { class: "label" }, t("sj_dora")),
+      el("span", { class: "label", ...termAttrs("dora-indicator") }, t("sj_dora")),
       shiroCard(v.dora, { loose: true }),
-      el("span", {}, either ? t("sj_dora_either", { a: v.dora[1], b: v.dora[4] }) : t("sj_dora_upright", { a, b })));
+      el("span", termAttrs("dora"), either ? t("sj_dora_either", { a: v.dora[1], b: v.dora[4] }) : t("sj_dora_upright", { a, b })));
   }
 
   /** Whether the table waits for `seat`'s answer in a claim window, as far as this view
@@ -298,7 +300,7 @@ export function create(root) {
       el("div", { class: "name" }, who(seat),
         turn ? el("span", { class: "badge strong" }, "▶ " + t("sj_turn")) : null,
         waiting ? el("span", { class: "badge sj-awaited", title: t("sj_awaited_title") }, "◷ " + t("sj_awaited")) : null,
-        v.oya === seat ? el("span", { class: "badge" }, t("sj_oya_mark")) : null),
+        v.oya === seat ? el("span", { class: "badge", ...termAttrs("oya") }, t("sj_oya_mark")) : null),
       el("div", {}, el("strong", {}, pts(v.scores[seat])), " · ", t("sk_cards", { n: v.hand_sizes[seat] })),
       mine ? null : el("div", { class: "sk-row tiny", "aria-label": t("sj_hand_of", { who: who(seat) }) },
         Array.from({ length: v.hand_sizes[seat] }, shiroBack)),
@@ -444,7 +446,8 @@ export function create(root) {
       w.yaku.length
         ? el("table", { class: "sj-yaku" },
           w.yaku.map(([name, points]) => el("tr", { "data-yaku": name },
-            el("th", {}, t("sj_yaku_" + name)), el("td", {}, pts(points)))),
+            el("th", termAttrs("yaku-" + name.toLowerCase().replace(/[^a-z0-9]+/g, "-")), t("sj_yaku_" + name)),
+            el("td", {}, pts(points)))),
           el("tr", { class: "total" }, el("th", {}, t("sj_yaku_total")), el("td", {}, pts(w.points))))
         : el("p", {}, t("sj_no_yaku")));
   }

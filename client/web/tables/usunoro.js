@@ -6,7 +6,7 @@
 // table reports "shown" so the server starts the CPUs' first-grab clocks.
 
 import {
-  el, frenchCard, frenchCardName, placeText, replaceKeepingFocus, tableHeader,
+  el, frenchCard, frenchCardName, placeText, replaceKeepingFocus, tableHeader, termAttrs,
 } from "../components.js";
 import { t } from "../i18n.js";
 
@@ -95,11 +95,11 @@ export function create(root) {
     return el("div", { class: `seat${mine ? " me" : ""}`, "data-seat": seat },
       el("div", { class: "name" }, ctx.seatLabel(seat)),
       el("div", {},
-        taken ? el("span", { class: "badge strong", "data-taken": "" }, "✓ " + t("u_taken")) : null,
+        taken ? el("span", { class: "badge strong", "data-taken": "", ...termAttrs("token") }, "✓ " + t("u_taken")) : null,
         view.phase === "passing"
           ? el("span", { class: "badge" }, view.marked[seat] ? "● " + t("u_marked") : "○ " + t("u_not_marked"))
           : null),
-      el("div", {}, t("u_penalties", { n: view.penalties[seat] }) + " / " + view.penalty_limit));
+      el("div", termAttrs("penalty"), t("u_penalties", { n: view.penalties[seat] }) + " / " + view.penalty_limit));
   }
 
   function tokens(view) {
@@ -122,7 +122,7 @@ export function create(root) {
     }
     return el("div", { class: "center" },
       el("div", { class: "tokens", "aria-hidden": "false" }, list),
-      el("div", { id: "tokens-left", role: "status" }, t("u_tokens_left", { n: view.tokens_left })));
+      el("div", { id: "tokens-left", role: "status", ...termAttrs("token") }, t("u_tokens_left", { n: view.tokens_left })));
   }
 
   function hand(seat, view, label) {
@@ -220,7 +220,7 @@ export function create(root) {
 
   function ranges(view) {
     const current = (ctx.room && ctx.room.difficulty) || null;
-    return el("details", { class: "ranges panel", open: true },
+    return el("details", { class: "ranges panel", id: "cpu-ranges" },
       el("summary", {}, t("u_cpu_ranges")),
       el("table", {},
         el("tr", {}, el("th", {}, ""), el("th", {}, t("u_first_grab")), el("th", {}, t("u_follow_up"))),

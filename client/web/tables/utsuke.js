@@ -2,7 +2,7 @@
 // order with the trump chip, the secret guess 0-15 and who has guessed, must-follow
 // trick play, trick counts, Homare and Uchikubi, and each round's judging explained.
 
-import { el, replaceKeepingFocus, tableHeader } from "../components.js";
+import { el, replaceKeepingFocus, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import { utsukeCard } from "../cards_tricks.js";
 import {
@@ -164,7 +164,7 @@ export function create(root) {
       keyPrefix: "ut", onPlay: playable.size ? (c) => ctx.move(me, { type: "play", card: c }) : undefined,
     }) : el("p", { class: "muted" }, t("tc_watching"));
     const trump = view.trump
-      ? el("span", { class: "badge strong", id: "trump" }, t("ut_trump", { colour: t("colour_" + view.trump) }))
+      ? el("span", { class: "badge strong", id: "trump", ...termAttrs("trump") }, t("ut_trump", { colour: t("colour_" + view.trump) }))
       : null;
     replaceKeepingFocus(root,
       el("div", { class: "table tricks-table utsuke-table", "data-phase": view.phase, "data-round": view.round },

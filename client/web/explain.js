@@ -1,0 +1,150 @@
+// Explaining what is on the screen. Tap (touch or pen) or keyboard-focus anything marked
+// with data-term — every card face, and the terms the tables mark — and a small panel
+// names it in full and gives its role, taken from the game's glossary (its rules page);
+// "More" opens that page at the entry. The Rules panel shows a game's rules page over
+// whatever is on screen: the table keeps running and the seat stays connected.
+
+import { addStrings, lang, t } from "./i18n.js";
+import { el } from "./components.js";
+import { rulesHref } from "./learn.js";
+import { gameName } from "./page.js";
+
+addStrings({
+  en: {
+    rules_button: "Rules",
+    rules_title: "How to play {game}",
+    explain_more: "More in How to play",
+    explain_close: "Close explanation",
+  },
+  ja: {
+    rules_button: "ルール",
+    rules_title: "{game}の遊び方",
+    explain_more: "遊び方で詳しく",
+    explain_close: "説明を閉じる",
+  },
+});
+
+let currentGame = null;
+const glossaries = new Map(); // "game.lang" -> Promise of the rules page's document (or null)
+
+/** The game whose glossary explains the terms on screen (null: none). */
+export function setExplainGame(gameId) {
+  currentGame = gameId;
+  if (!gameId) {
+    hideExplain();
+    closeRules();
+  }
+}
+
+function glossary(game) {
+  const key = `${game}.${lang()}`;
+  if (!glossaries.has(key)) {
+    glossaries.set(key, fetch(rulesHref(game))
+      .then((answer) => (answer.ok ? answer.text() : ""))
+      .then((html) => new DOMParser().parseFromString(html, "text/html"))
+      .catch(() => null));
+  }
+  return glossaries.get(key);
+}
+
+/** A glossary entry of `game`: {term, text}, or null when the page has none. */
+export async function glossaryEntry(game, term) {
+  const doc = await glossary(game);
+  const dt = doc && doc.getElementById("g-" + term);
+  if (!dt) return null;
+  const dd = dt.nextElementSibling;
+  return { term: dt.textContent.trim(), text: dd ? dd.textContent.trim() : "" };
+}
+
+// -- the explanation panel --------------------------------------------------------
+let explainBox = null;
+let shownFor = null;
+
+function hideExplain() {
+  if (explainBox) explainBox.hidden = true;
+  shownFor = null;
+}
+
+/** Show what `target` (an element with data-term) is: its full name, then its glossary entry. */
+export async function explain(target) {
+  const game = target.dataset.rulesGame || currentGame;
+  const term = target.dataset.term;
+  if (!game || !term) return;
+  const name = target.getAttribute("aria-label") || target.textContent.trim();
+  if (!explainBox) {
+    explainBox = el("div", { class: "explain", id: "explain", role: "status", "aria-live": "polite" });
+    explainBox.addEventListener("keydown", (e) => { if (e.key === "Escape") hideExplain(); });
+    document.body.append(explainBox);
+  }
+  shownFor = target;
+  const role = el("p", { class: "explain-role", id: "explain-role" });
+  explainBox.replaceChildren(
+    el("div", { class: "explain-head" },
+      el("strong", { id: "explain-name" }, name),
+      el("button", {
+        type: "button", class: "ghost explain-x", "aria-label": t("explain_close"), onclick: hideExplain,
+      }, "×")),
+    role,
+    el("a", {
+      href: rulesHref(game, term), class: "explain-more", "data-rules-game": game, "data-rules-term": term,
+    }, t("explain_more")));
+  explainBox.hidden = false;
+  const entry = await glossaryEntry(game, term);
+  if (shownFor !== target || !entry) return;
+  role.textContent = entry.term && !name.includes(entry.term) ? `${entry.term}: ${entry.text}` : entry.text;
+}
+
+// -- the Rules panel ----------------------------------------------------------------
+let rulesPanel = null;
+let openedFrom = null;
+
+/** Close the Rules panel (if open) and give focus back to what opened it. */
+export function closeRules() {
+  if (!rulesPanel) return;
+  rulesPanel.remove();
+  rulesPanel = null;
+  if (openedFrom && openedFrom.isConnected) openedFrom.focus({ preventScroll: true });
+  openedFrom = null;
+}
+
+/** Open `game`'s rules page (at glossary entry `term`, if given) in a panel over the page. */
+export function openRules(game, term) {
+  closeRules();
+  openedFrom = document.activeElement;
+  const [path, hash] = rulesHref(game, term).split("#");
+  const close = el("button", { type: "button", id: "close-rules", "data-key": "close-rules", onclick: closeRules },
+    t("close"));
+  rulesPanel = el("div", {
+    class: "rules-panel", id: "rules-panel", role: "dialog", "aria-labelledby": "rules-panel-title",
+    "data-game": game,
+  },
+  el("div", { class: "rules-panel-bar" },
+    el("h2", { id: "rules-panel-title" }, t("rules_title", { game: gameName(game) })), close),
+  el("iframe", {
+    src: `${path}?embed=1${hash ? "#" + hash : ""}`, title: t("rules_title", { game: gameName(game) }),
+    id: "rules-frame",
+  }));
+  rulesPanel.addEventListener("keydown", (e) => { if (e.key === "Escape") closeRules(); });
+  document.body.append(rulesPanel);
+  close.focus({ preventScroll: true });
+}
+
+// -- wiring: one set of listeners for the whole page --------------------------------
+document.addEventListener("pointerup", (e) => {
+  if (e.pointerType !== "touch" && e.pointerType !== "pen") return;
+  const target = e.target.closest && e.target.closest("[data-term]");
+  if (target) explain(target);
+}, true);
+
+document.addEventListener("focusin", (e) => {
+  const target = e.target.closest && e.target.closest("[data-term]");
+  if (target && target.matches(":focus-visible")) explain(target);
+});
+
+// Links into a rules page open in the panel (a modified click still opens a new tab).
+document.addEventListener("click", (e) => {
+  const link = e.target.closest && e.target.closest("a[data-rules-game]");
+  if (!link || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  openRules(link.dataset.rulesGame, link.dataset.rulesTerm || null);
+});
