@@ -32,9 +32,7 @@ async def test_games_tell_a_newcomer_what_each_game_is_and_where_its_rules_are(
         assert set(game["summary"]) == {"en", "ja"} and all(game["summary"].values())
         length = game["typical_minutes"]
         assert 0 < length["min"] <= length["max"]
-        assert game["rules"] == {
-            lang: f"/rules/{game['id']}.{lang}.html" for lang in ("en", "ja")
-        }
+        assert game["rules"] == {lang: f"/rules/{game['id']}.{lang}.html" for lang in ("en", "ja")}
         for path in game["rules"].values():
             with urllib.request.urlopen(server.url + path, timeout=5) as page:
                 assert page.headers["content-type"].startswith("text/html")
