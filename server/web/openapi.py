@@ -243,13 +243,47 @@ SCHEMAS: dict[str, Schema] = {
     },
     "Game": {
         "type": "object",
-        "required": ["id", "title", "min_seats", "max_seats", "options"],
+        "required": [
+            "id",
+            "title",
+            "min_seats",
+            "max_seats",
+            "options",
+            "summary",
+            "typical_minutes",
+            "rules",
+        ],
         "properties": {
             "id": {"type": "string"},
             "title": {"type": "string"},
             "min_seats": {"type": "integer", "minimum": 1},
             "max_seats": {"type": "integer", "minimum": 1},
             "options": {"type": "array", "items": ref("Option")},
+            "summary": {
+                "type": "object",
+                "description": "one line about the game per language code",
+                "additionalProperties": {"type": "string"},
+            },
+            "typical_minutes": {
+                "description": "how long a match with the default options usually takes",
+                "oneOf": [
+                    {
+                        "type": "object",
+                        "required": ["min", "max"],
+                        "properties": {
+                            "min": {"type": "integer", "minimum": 0},
+                            "max": {"type": "integer", "minimum": 0},
+                        },
+                    },
+                    {"type": "null"},
+                ],
+            },
+            "rules": {
+                "type": "object",
+                "description": "the How-to-play page's path per language code "
+                "(glossary entries are anchors #g-<term>)",
+                "additionalProperties": {"type": "string", "pattern": "^/rules/"},
+            },
         },
     },
     "SeatSummary": {
