@@ -88,6 +88,10 @@ export async function explain(target) {
     el("a", {
       href: rulesHref(game, term), class: "explain-more", "data-rules-game": game, "data-rules-term": term,
     }, t("explain_more")));
+  // Keep clear of what was explained: a card low on the screen (your hand) gets its
+  // explanation at the top, anything else at the bottom.
+  const box = target.getBoundingClientRect();
+  explainBox.classList.toggle("top", box.top + box.height / 2 > window.innerHeight / 2);
   explainBox.hidden = false;
   const entry = await glossaryEntry(game, term);
   if (shownFor !== target || !entry) return;
@@ -134,6 +138,12 @@ document.addEventListener("pointerup", (e) => {
   if (e.pointerType !== "touch" && e.pointerType !== "pen") return;
   const target = e.target.closest && e.target.closest("[data-term]");
   if (target) explain(target);
+}, true);
+
+// A tap anywhere else puts the explanation away.
+document.addEventListener("pointerdown", (e) => {
+  if (!explainBox || explainBox.hidden || explainBox.contains(e.target)) return;
+  if (!(e.target.closest && e.target.closest("[data-term]"))) hideExplain();
 }, true);
 
 document.addEventListener("focusin", (e) => {
