@@ -3,17 +3,22 @@
 `check_match` plays one seeded random match and raises AssertionError on the first
 breach: a listed action that is refused, junk or another seat's move that is accepted or
 that changes the state, non-determinism, a dump/load round trip that changes anything,
-a view that differs once unseen cards are re-dealt, data that is not msgpack-safe, or a
-match that does not end within the bound.
+a view that differs once unseen cards are re-dealt, data that is not msgpack-safe, a
+view, legal action, event or outcome that does not match the game's JSON Schema
+(server/web/schemas/), or a match that does not end within the bound.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
+
+from jsonschema.exceptions import best_match
 
 from server.games.contract import Game, IllegalAction
 from server.store import codec
+from server.web import schemas
 
 MAX_STEPS = 20_000
 JUNK: list[Any] = [
@@ -28,6 +33,29 @@ JUNK: list[Any] = [
     {"type": "pass", "card": "ZZ9"},
     {"type": "play", "card": ["S1"]},
 ]
+
+
+# How many values each part's schema has validated in this process (reported by the suite).
+VALIDATED: Counter[str] = Counter()
+
+
+def conforms(game: Game, part: str, value: Any) -> None:
+    """Assert `value` matches the game's schema for `part` (games without a schema file,
+    such as the suite's toy game, are not checked here; the suite requires one for every
+    registered game)."""
+    if not (schemas.HERE / f"{game.id}.json").is_file():
+        return
+    VALIDATED[part] += 1
+    if schemas.fast_validator(game.id, part).is_valid(value):
+        return
+    error = best_match(schemas.validator(game.id, part).iter_errors(value))
+    if error is not None:
+        at = "/".join(str(p) for p in error.absolute_path)
+        raise AssertionError(
+            f"{game.id} {part} does not match server/web/schemas/{game.id}.json at "
+            f"/{at}: {error.message}"
+        )
+    raise AssertionError(f"{game.id} {part} fails jsonschema-rs but not jsonschema: {value!r}")
 
 
 def plain(value: Any, where: str) -> None:
@@ -94,12 +122,20 @@ def check_views(game: Game, state: Any, seats: int, rng: random.Random) -> None:
     for seat in [*range(seats), None]:
         view = game.view(state, seat)
         plain(view, f"view of seat {seat}")
+        conforms(game, "view", view)
         other = game.shuffle_unseen(state, seat, random.Random(rng.random()))
         assert game.view(other, seat) == view, (
             f"view of seat {seat} changes when unseen cards are re-dealt: it shows "
             "something that seat may not see"
         )
     assert codec.pack(game.dump(state)) == before, "view or shuffle_unseen changed the state"
+
+
+def check_events(game: Game, events: list[Any], checks: bool) -> None:
+    """Each event matches the game's event schema (when checking)."""
+    if checks:
+        for event in events:
+            conforms(game, "event", event)
 
 
 def play(
@@ -120,19 +156,27 @@ def play(
         result = game.outcome(state)
         if result is not None:
             plain(result, "outcome")
+            if checks:
+                conforms(game, "outcome", result)
+                for view in (game.view(state, s) for s in [*range(seats), None]):
+                    conforms(game, "view", view)
             places = result.get("places")
             assert isinstance(places, list) and len(places) == seats, "outcome needs places"
             assert all(isinstance(p, int) and 1 <= p <= seats for p in places), places
             return log, codec.pack(game.dump(state))
         legal = seats_to_move(game, state, seats)
         if checks:
+            for action in (a for acts in legal.values() for a in acts):
+                conforms(game, "action", action)
             check_views(game, state, seats, checker)
             check_refusals(game, state, seats, legal, now, checker)
         due = game.deadline(state)
         if legal and (due is None or driver.random() < 0.97):
             now += driver.randrange(0, 400)
             if due is not None and now >= due:
-                log.append(["expire", now, game.expire(state, now)])
+                events = game.expire(state, now)
+                log.append(["expire", now, events])
+                check_events(game, events, checks)
                 continue
             seat = driver.choice(sorted(legal))
             action = driver.choice(legal[seat])
@@ -143,12 +187,14 @@ def play(
                     f"listed action {action!r} of seat {seat} refused: {exc}"
                 ) from exc
             plain(events, "events")
+            check_events(game, events, checks)
             log.append([seat, action, events])
         else:
             assert due is not None, "nobody can move, no timer runs, yet the match is not over"
             now = max(now, due)
             events = game.expire(state, now)
             plain(events, "events")
+            check_events(game, events, checks)
             log.append(["expire", now, events])
     raise AssertionError(f"match did not end within {MAX_STEPS} steps")
 

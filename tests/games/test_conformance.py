@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 
 import pytest
+from jsonschema import Draft202012Validator
 
 from server.games import registry
 from server.games.contract import Game
-from tests.conformance import check_match
+from server.web import schemas
+from tests.conformance import VALIDATED, check_match, conforms
 from tests.toy_game import ToyGame
 
 MATCHES = int(os.environ.get("ZASHIKI_CONFORMANCE_MATCHES", "4"))
@@ -58,3 +60,29 @@ class _LaxToy(ToyGame):
 def test_suite_catches_a_move_accepted_out_of_turn() -> None:
     with pytest.raises(AssertionError):
         check_match(_LaxToy(), 3, {}, 0)
+
+
+def test_every_registered_game_has_a_schema_file() -> None:
+    for game_id in registry.games():
+        assert (schemas.HERE / f"{game_id}.json").is_file(), f"no schema for {game_id}"
+        for part in schemas.PARTS:
+            schema = schemas.bundled(game_id, part)
+            Draft202012Validator.check_schema(schema)  # a valid JSON Schema 2020-12
+            schemas.fast_validator(game_id, part)  # every $ref resolves
+
+
+def test_suite_catches_a_view_the_schema_does_not_describe() -> None:
+    game = registry.get("usunoro")
+    state = game.new(4, game.resolve_options({}), 0)
+    view = game.view(state, 0)
+    conforms(game, "view", view)
+    with pytest.raises(AssertionError, match="usunoro view does not match"):
+        conforms(game, "view", {**view, "secret_hands": []})
+    with pytest.raises(AssertionError, match="/hand/0"):
+        conforms(game, "view", {**view, "hand": ["X9", *view["hand"][1:]]})
+
+
+def test_schemas_validated_every_part() -> None:
+    """Runs after the matches above (file order); reported with -s."""
+    print(f"\nschema validations: {sum(VALIDATED.values())} ({dict(VALIDATED)})")
+    assert all(VALIDATED[part] for part in schemas.PARTS)
