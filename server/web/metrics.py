@@ -12,9 +12,43 @@ import time
 from collections import Counter, deque
 from typing import Any
 
+from server.web import process_metrics
+
 # Upper bounds (seconds) of the move-latency histogram buckets.
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
 RATE_WINDOW_S = 10.0
+
+# The HELP line of each of our series (PROTOCOL.md, "/metrics", says more).
+HELP = {
+    "zashiki_rooms_live": "Rooms this process runs now.",
+    "zashiki_connections": "Open websocket connections.",
+    "zashiki_moves_total": "Moves acknowledged.",
+    "zashiki_moves_per_second": "Moves acknowledged per second over the last 10 s.",
+    "zashiki_move_ack_seconds": "From receiving a move to queueing its ack, save included.",
+    "zashiki_saves_total": "Room saves.",
+    "zashiki_save_seconds_total": "Time spent saving rooms.",
+    "zashiki_save_seconds_mean": "Mean time of one save.",
+    "zashiki_relay_links_out": "Connections relayed to the process that runs their room.",
+    "zashiki_relay_links_in": "Other processes' connections served for rooms run here.",
+    "zashiki_room_handovers_total": "Rooms handed to (given) or from (taken) another process.",
+    "zashiki_relay_timeouts_total": "Requests to another process that got no answer in time.",
+    "zashiki_errors_total": "Error frames and answers sent, by code.",
+    "zashiki_gc_collections_total": "Garbage collections, by generation.",
+    "zashiki_gc_pause_seconds_total": "Time paused in garbage collection, by generation.",
+    "zashiki_gc_pause_seconds_max": "Longest garbage collection pause, by generation.",
+}
+
+
+def with_help(lines: list[str]) -> list[str]:
+    """`lines` with a HELP line before each TYPE line whose series has one."""
+    out = []
+    for line in lines:
+        if line.startswith("# TYPE "):
+            name = line.split()[2]
+            if name in HELP:
+                out.append(f"# HELP {name} {HELP[name]}")
+        out.append(line)
+    return out
 
 
 class Histogram:
@@ -145,4 +179,4 @@ class Metrics:
             *(f'zashiki_errors_total{{code="{c}"}} {n}' for c, n in sorted(self.errors.items())),
             *self.gc.lines(),
         ]
-        return "\n".join(lines) + "\n"
+        return "\n".join([*with_help(lines), *process_metrics.lines()]) + "\n"
