@@ -23,7 +23,7 @@ import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
@@ -45,6 +45,70 @@ class ZashikiError(Exception):
         self.message = message
 
 
+class GameOption(TypedDict):
+    """One option of a game: its name, default, allowed values and what it does."""
+
+    name: str
+    default: Any
+    choices: list[Any]
+    description: str
+    per_seat: bool
+
+
+class GameInfo(TypedDict):
+    """A game the server hosts (GET /api/games)."""
+
+    id: str
+    title: str
+    min_seats: int
+    max_seats: int
+    options: list[GameOption]
+
+
+class SeatSummary(TypedDict):
+    """A seat in a room's summary: "human", "cpu" or "open", its name, CPU-covered."""
+
+    kind: str
+    name: str
+    covered: bool
+
+
+class RoomSummary(TypedDict):
+    """A room's public summary (PROTOCOL.md; the OpenAPI document's RoomSummary)."""
+
+    code: str
+    game: str
+    name: str
+    public: bool
+    host: int
+    difficulty: str
+    options: dict[str, Any]
+    status: str  # "lobby", "playing" or "over"
+    match: int
+    version: int
+    seats: list[SeatSummary]
+    open_seats: int
+    cover_after_ms: int | None
+
+
+class ViewMessage(TypedDict, total=False):
+    """A `view` frame: the room as this connection may see it (PROTOCOL.md, asyncapi.yaml;
+    `view`, `legal` actions, `events` and `outcome` follow server/web/schemas/GAME.json).
+    Seat-number keys of `legal` and `views` are ints."""
+
+    t: str
+    version: int
+    room: dict[str, Any]
+    seats: list[dict[str, Any]]
+    you: list[int]
+    view: dict[str, Any]
+    views: dict[int, dict[str, Any]]
+    legal: dict[int, list[dict[str, Any]]]
+    events: list[dict[str, Any]]
+    outcome: dict[str, Any]
+    ack: dict[str, int]
+
+
 @dataclass(frozen=True)
 class Seat:
     """A seat held in a room: the room code, the seat number and its secret token."""
@@ -60,9 +124,9 @@ class Client:
     def __init__(self, base_url: str = "http://127.0.0.1:8000") -> None:
         self.base_url = base_url.rstrip("/")
 
-    async def games(self) -> list[dict[str, Any]]:
+    async def games(self) -> list[GameInfo]:
         """Every game the server hosts, with seat counts and options."""
-        return (await self._call("GET", "/api/games"))["games"]
+        return cast(list[GameInfo], (await self._call("GET", "/api/games"))["games"])
 
     async def create_room(
         self,
@@ -90,13 +154,13 @@ class Client:
         answer = await self._call("POST", "/api/rooms", body)
         return Seat(answer["code"], answer["seat"], answer["token"])
 
-    async def public_rooms(self) -> list[dict[str, Any]]:
+    async def public_rooms(self) -> list[RoomSummary]:
         """Public rooms that still have a seat open."""
-        return (await self._call("GET", "/api/rooms"))["rooms"]
+        return cast(list[RoomSummary], (await self._call("GET", "/api/rooms"))["rooms"])
 
-    async def room(self, code: str) -> dict[str, Any]:
+    async def room(self, code: str) -> RoomSummary:
         """A room's public summary: game, seats, whether the match started."""
-        return await self._call("GET", f"/api/rooms/{code}")
+        return cast(RoomSummary, await self._call("GET", f"/api/rooms/{code}"))
 
     async def take_seat(self, code: str, seat: int | None = None) -> Seat:
         """Take an open seat (the lowest one if `seat` is None)."""
@@ -104,13 +168,15 @@ class Client:
         answer = await self._call("POST", f"/api/rooms/{code}/seats", body)
         return Seat(code, answer["seat"], answer["token"])
 
-    async def start(self, code: str, token: str) -> dict[str, Any]:
+    async def start(self, code: str, token: str) -> RoomSummary:
         """Start the match (host only); still-open seats become CPUs.
 
         On a room whose match is over this is "play again": the next match starts with
         the same seats (tokens and move numbers go on); the summary's `match` numbers it.
         """
-        return await self._call("POST", f"/api/rooms/{code}/start", {"token": token})
+        return cast(
+            RoomSummary, await self._call("POST", f"/api/rooms/{code}/start", {"token": token})
+        )
 
     async def connect(
         self,
@@ -224,15 +290,15 @@ class Connection:
         """Send any other frame (shown, visible, pause, resume, ping) as is."""
         await self._send(codec.pack(frame))
 
-    async def next_view(self, timeout: float | None = 10.0) -> dict[str, Any]:
+    async def next_view(self, timeout: float | None = 10.0) -> ViewMessage:
         """The next view frame the server sends; raises ConnectionError once closed."""
         view = await asyncio.wait_for(self._views.get(), timeout)
         if view is None:
             self._views.put_nowait(None)
             raise ConnectionError("connection closed")
-        return view
+        return cast(ViewMessage, view)
 
-    async def views(self) -> AsyncIterator[dict[str, Any]]:
+    async def views(self) -> AsyncIterator[ViewMessage]:
         """Every view frame, in order, until the connection is closed."""
         while True:
             try:

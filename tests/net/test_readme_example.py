@@ -1,0 +1,31 @@
+"""The README's Python example, run as it is written against a real server: it plays
+whole rounds (marks, exchanges, grabs only with four of a kind or in the race)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+from tests.net.conftest import ROOT, ServerProcess
+
+
+def readme_example() -> str:
+    """The first Python block under "Use it from Python"."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Use it from Python", 1)[1]
+    return section.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_example_plays_a_match_with_exchanges(server: ServerProcess) -> None:
+    code = readme_example()
+    assert '"http://127.0.0.1:8000"' in code
+    code = code.replace('"http://127.0.0.1:8000"', repr(server.url))
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=180
+    )
+    assert run.returncode == 0, run.stderr
+    found = re.search(r"^(\d+) exchanges; places \[([\d, ]+)\]$", run.stdout, re.M)
+    assert found, run.stdout
+    assert int(found[1]) > 0, "no card ever changed hands: no round was played"
+    assert sorted(int(p) for p in found[2].split(","))[0] == 1
