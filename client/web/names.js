@@ -40,12 +40,13 @@ export function setMyName(name) {
 }
 
 /**
- * The name field: the remembered name, saved on change (and by its button); `onSave(name)`
- * runs after a save (a room renames the player's seats with it).
+ * The name field: the remembered name (else `current`, the name at the player's seat),
+ * saved on change (and by its button); `onSave(name)` runs after a save (a room renames
+ * the player's seats with it).
  */
-export function nameField({ id = "my-name", onSave } = {}) {
+export function nameField({ id = "my-name", onSave, current = "" } = {}) {
   const input = el("input", {
-    id, type: "text", maxlength: String(NAME_MAX), autocomplete: "nickname", value: myName(),
+    id, type: "text", maxlength: String(NAME_MAX), autocomplete: "nickname", value: myName() || current,
     "data-key": id, "aria-describedby": id + "-hint",
   });
   const save = () => {

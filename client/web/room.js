@@ -257,6 +257,13 @@ export function showRoom(code, { watch = false } = {}) {
     },
   };
 
+  /** The display name at this device's first seat here, as the room shows it. */
+  function myCurrentName() {
+    const seats = (page.message && page.message.seats) || [];
+    const first = mySeats()[0];
+    return (first !== undefined && seats[first] && seats[first].name) || "";
+  }
+
   /** Rename this device's seats here after the player changed their name. */
   async function renameSeats(name) {
     try {
@@ -371,7 +378,7 @@ export function showRoom(code, { watch = false } = {}) {
           t("start_match"))
         : el("p", { class: "muted" }, t("waiting_host")),
       page.reissued ? presence()[1] : null,
-      el("div", { class: "my-seat" }, mySeatLinks(code), nameField({ onSave: renameSeats }), leaveControls()));
+      el("div", { class: "my-seat" }, mySeatLinks(code), nameField({ onSave: renameSeats, current: myCurrentName() }), leaveControls()));
   }
 
   function visitorPanel() {
@@ -456,7 +463,7 @@ export function showRoom(code, { watch = false } = {}) {
       roomSettings(),
       el("p", { class: "muted small" }, coverNote(page.message && page.message.room ? page.message.room.cover_after_ms : null)),
       held().length && !watch ? el("div", { class: "my-seat" }, mySeatLinks(code),
-        nameField({ onSave: renameSeats }), leaveControls()) : null,
+        nameField({ onSave: renameSeats, current: myCurrentName() }), leaveControls()) : null,
       turnAlertsToggle(),
       el("label", { class: "row" }, el("input", {
         type: "checkbox", checked: reduced, id: "reduced-motion",

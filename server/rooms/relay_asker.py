@@ -6,13 +6,15 @@
   `RemoteAttachment` behaves as a local `Attachment`: a move returns after the view
   carrying its ack has reached the listener (the owner publishes that view before the
   reply, over one ordered bus), and the owner's RoomErrors come back as RoomErrors.
-- take_seat, start: one request and its reply. The asker makes the seat token and sends
-  only its digest, so no token crosses the bus.
+- take_seat, start and the seat calls (leave, take_back, rename, reissue, hand_to_cpu):
+  one request and its reply. The asker makes any new seat token and sends only digests,
+  so no token crosses the bus.
 
 Failures. A request unanswered within `timeout_s`, or published to an inbox nobody
 listens on (the owner died), fails: attach, take_seat and start with `room_elsewhere`,
 a link's move or pause by closing the link. A closed link gets {"t": "closed", "code":
-"room_moved"} so the client reconnects; by then another process may run the room. Links
+"room_moved"} so the client reconnects; by then another process may run the room (but
+one closed because its seat was left or re-issued keeps that code: the token is dead). Links
 close when the owner stops the room, when a message is missing (each reply and message
 carries the owner's count, so a gap shows), when the bus subscription broke, and when
 `sweep` (the manager's housekeeping) finds the owner gone or no longer knowing the
@@ -33,6 +35,8 @@ from server.rooms.relay_wire import MOVED, Send
 from server.rooms.room import Listener
 
 REQUEST_TIMEOUT_S = 5.0
+# "closed" codes passed on as they are: the seat was left or its token re-issued.
+SEAT_CLOSED = frozenset({"seat_left", "seat_reissued"})
 log = logging.getLogger(__name__)
 
 
@@ -294,9 +298,12 @@ class Asker:
             return
         view = message["m"]
         if view.get("t") == "closed":
-            # The owner stopped the room; reconnecting finds where it runs now.
             link.detached = True
             self.links.pop(link.link, None)
+            if view.get("code") in SEAT_CLOSED:
+                _deliver(link, view)  # the seat's token stopped working: say so, not "moved"
+                return
+            # The owner stopped the room; reconnecting finds where it runs now.
             _deliver(link, {"t": "closed", "code": "room_moved", "message": MOVED})
             return
         seqs = view.get("seqs")

@@ -153,11 +153,12 @@ def test_with_wait_the_table_waits_for_an_away_friend_and_says_so(
 def test_a_reissued_link_revokes_the_old_one(new_page, server_url: str) -> None:
     room = make_room(server_url, "kokuto_rum", ["host", "open"], COVER_S)
     code = room["code"]
-    host, friend = new_page(), new_page()
+    host, friend = new_page(**PHONE), new_page()
     open_link(host, seat_link(server_url, code, 0, room["token"]))
     old = take_seat_named(friend, server_url, code, "Kai")
     host.click("#reissue-1")
     fresh = host.locator("#reissued-link").input_value()
+    screenshot(host, "seats-waiting-room-reissued-phone")
     assert fresh != old and "#seat=1&token=" in fresh
     expect(friend.locator("#seat-revoked")).to_contain_text("The host gave this seat a new link")
     old_token = old.split("token=")[1]

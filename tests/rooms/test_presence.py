@@ -18,6 +18,8 @@ from server.rooms.errors import RoomError
 from server.rooms.manager import RoomManager
 from server.store.redis_store import RedisStore
 from tests.rooms.helpers import Env, Player
+from tests.rooms.test_relay import anchor, join, running
+from tests.store.helpers import until
 
 DELAY_MS = 10_000
 
@@ -266,3 +268,14 @@ async def test_your_rooms_says_whose_turn_it_is_for_each_held_seat(
     assert tokens[1] not in repr(rooms)
     with pytest.raises(RoomError, match="bad_request"):
         await env.manager.your_rooms([(code, tokens[1])] * 21)
+
+
+async def test_a_relayed_connection_is_told_its_seat_was_reissued(redis_url: str) -> None:
+    async with running("redis", redis_url) as (a, b):
+        code, _, host = await a.manager.create_room("usunoro", {}, ["host", "open", "cpu", "cpu"])
+        _, guest = await b.manager.take_seat(code, None, "Kai")
+        await anchor(a, code)
+        client = await join(b, code, [guest])
+        await b.manager.reissue_seat(code, host, 1)
+        await until(lambda: client.last["t"] == "closed")
+        assert client.last["code"] == "seat_reissued"
