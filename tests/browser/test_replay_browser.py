@@ -1,6 +1,7 @@
 """The replay viewer in real Chromium: a finished Utsuke match stepped through from two
 seats and with every hand open, in English and Japanese, at phone and desktop size; a
-visitor without a seat gets the spectator view only.
+visitor without a seat gets the spectator view only. The player's Download saves the
+full match file, which re-runs through the engine.
 
 The room (seat 2 a human, the host; CPUs elsewhere) is played to its end offline in the
 suite's Redis (tests/rooms/history_support.py); what each step must show comes from
@@ -9,9 +10,13 @@ the same match rebuilt here through the engine.
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 from playwright.sync_api import Page, expect
 
+from server.rooms.match_file import verify
 from tests.browser.conftest import screenshot
 from tests.browser.pages import DESKTOP, PHONE, english_left, own_hand, page_width
 from tests.rooms.history_support import HUMAN, finished_room_sync, replay_steps_sync
@@ -60,6 +65,11 @@ def test_a_player_steps_through_a_match_from_two_seats_and_all_hands_open(
     expect(page.locator("#match-list li")).to_have_count(1)
     expect(page.locator("#standings li")).to_have_count(3)
     screenshot(page, f"{tag}_room_history")
+    with page.expect_download() as download:
+        page.locator('#match-list [data-key="download"]').click()
+    saved = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert saved["kind"] == "full" and len(saved["inputs"]) == len(steps) - 1
+    verify(saved)  # the downloaded file re-runs to what it records
     page.locator('#match-list [data-key="replay"]').click()
     page.wait_for_url(f"**/?room={code}&replay=1")
 
