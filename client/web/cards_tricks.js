@@ -52,15 +52,17 @@ function notes(...parts) {
  * entry, which tapping or focusing the card explains; see explain.js).
  */
 function face(code, classes, rank, pip, sub, label, opts = {}) {
-  const { onclick, disabled = false, key, tag, note, term } = opts;
+  // `refuse`: called on a tap of a card that may not be played now (it says why); such a
+  // card stays a focusable button marked aria-disabled instead of a dead disabled one.
+  const { onclick, disabled = false, key, tag, note, term, refuse } = opts;
   const playable = Boolean(onclick);
   const fullLabel = note ? `${label} — ${note}` : label;
   return el(playable ? "button" : "span", {
     class: `tcard ${classes}${playable && !disabled ? " playable" : ""}`,
     type: playable ? "button" : null,
     role: playable ? null : "img",
-    onclick: playable && !disabled ? onclick : null,
-    disabled: playable ? disabled : null,
+    onclick: playable ? (disabled ? refuse || null : onclick) : null,
+    disabled: playable && !refuse ? disabled : null,
     "aria-disabled": playable && disabled ? "true" : null,
     "aria-label": fullLabel,
     title: fullLabel,

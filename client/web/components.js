@@ -85,6 +85,7 @@ export function frenchCard(code, { selected = false, onclick, disabled = false, 
     {
       class: `card${suit.red ? " red" : ""}${selected ? " selected" : ""}`,
       type: onclick ? "button" : null,
+      role: onclick ? null : "img",
       onclick,
       disabled: onclick ? disabled : null,
       "aria-pressed": onclick ? String(selected) : null,

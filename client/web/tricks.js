@@ -60,15 +60,18 @@ export function trickArea({ id, title, entries, empty = "", footer = null }) {
 
 /**
  * Our hand: `cards` drawn with `draw(card, opts)`; cards in `playable` (a Set) are
- * buttons calling `onPlay(card)`, the rest are shown disabled.
+ * buttons calling `onPlay(card)`, the rest are shown dimmed and, when `refuse(card)` is
+ * given, say why on a tap. With `onPlay` missing (not our move) a tap on any card goes
+ * to `refuse` too. `id` names the section (my-hand for the main hand).
  */
-export function handRow({ cards, draw, playable, onPlay, keyPrefix, label, extra = null }) {
-  return el("section", { class: "hand-block my-hand", "aria-label": label },
+export function handRow({ cards, draw, playable, onPlay, keyPrefix, label, extra = null, refuse, id = "my-hand" }) {
+  return el("section", { class: "hand-block my-hand", id, "aria-label": label },
     el("div", { class: "row" }, el("strong", {}, label), extra),
     el("div", { class: "hand thand" }, cards.map((card, i) => draw(card, {
       key: `${keyPrefix}-${card}-${i}`,
-      onclick: onPlay ? () => onPlay(card) : undefined,
-      disabled: !playable.has(card),
+      onclick: onPlay ? () => onPlay(card) : refuse ? () => refuse(card) : undefined,
+      disabled: !onPlay || !playable.has(card),
+      refuse: refuse ? () => refuse(card) : undefined,
     }))));
 }
 

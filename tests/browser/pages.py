@@ -66,6 +66,14 @@ def host_in_japanese(page: Page, server_url: str, game_id: str, seats: int | Non
     return code
 
 
+def open_folds(page: Page) -> None:
+    """Open every folded part of a table (other seats, logs, scores), as a player taps
+    them open on a phone; they stay open through the table's next renders."""
+    page.evaluate(
+        "() => document.querySelectorAll('details.fold:not([open])').forEach(d => (d.open = true))"
+    )
+
+
 def card_texts(cards: Locator) -> list[str]:
     """The data-card texts of the card elements `cards` finds, in page order."""
     return cards.evaluate_all("nodes => nodes.map(n => n.dataset.card)")

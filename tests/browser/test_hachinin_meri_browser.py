@@ -25,8 +25,8 @@ from tests.browser.pages import (
 
 GAME = "hachinin_meri"
 # Declare/pass, then any playable card of our hand (discard or play).
-MOVES = ("#declare-prompt button", ".my-hand button.tcard:enabled")
-MY_TURN = ".my-hand button.tcard:enabled"
+MOVES = ("#declare-prompt button", ".my-hand button.tcard.playable")
+MY_TURN = ".my-hand button.tcard.playable"
 
 
 def test_newcomer_and_friends_by_link_play_a_whole_deal(new_page, server_url) -> None:

@@ -22,7 +22,7 @@ from tests.browser.pages import (
 
 GAME = "junocos"
 # Take a face-up card in the draft, else play any playable card (hand or open cards).
-MOVES = ("#draft-row button.tcard:enabled", ".my-hand button.tcard:enabled")
+MOVES = ("#draft-row button.tcard.playable", ".my-hand button.tcard.playable")
 
 
 def hand_cards(page: Page) -> list[str]:
@@ -58,8 +58,8 @@ def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_u
     code = host_in_japanese(page, server_url, GAME, seats=3)
     expect(page.locator("#settings-button")).to_have_text("設定")
     assert english_left(page, code) == set()
-    play_until([page], ".my-hand button.tcard:enabled", MOVES[:1], seconds=30)
-    playable = page.locator(".my-hand button.tcard:enabled").count()
+    play_until([page], ".my-hand button.tcard.playable", MOVES[:1], seconds=30)
+    playable = page.locator(".my-hand button.tcard.playable").count()
     assert 0 < playable <= page.locator(".my-hand button.tcard").count()
     assert english_left(page, code) == set()
     assert screenshot(page, "junocos-table-phone-ja").stat().st_size > 0

@@ -36,6 +36,7 @@ from tests.browser.pages import (
     DESKTOP,
     PHONE,
     card_texts,
+    open_folds,
     open_seat,
     page_width,
     seeded_room,
@@ -135,6 +136,7 @@ def claim_line(card: str, legal: list[dict[str, Any]], lang: str = "en") -> str:
 def check_awaited(page: Page, view: dict[str, Any], awaited: list[int]) -> None:
     """In a claim window no seat has the turn badge (the discarder's turn is over) and
     exactly the `awaited` seats are marked as answering."""
+    open_folds(page)  # the seats fold away on a phone
     expect(page.locator(f'[data-seat="{view["discarder"]}"]')).to_be_visible()
     assert page.locator(".sj-seat .name", has_text="▶").count() == 0, "a seat kept the turn badge"
     marked = page.locator(".sj-awaited").evaluate_all(

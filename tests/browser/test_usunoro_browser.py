@@ -85,19 +85,27 @@ def test_friend_joins_by_link_and_each_sees_only_their_own_hand(new_page, server
     assert not set(hand_cards(host, 0)) & set(hand_cards(friend, 1))
 
 
+def press_grab(page, key: str) -> None:  # type: ignore[no-untyped-def]
+    """Grab with a player's key; a first grab without four of a kind is confirmed first."""
+    page.keyboard.press(key)
+    either = page.locator("#grab-confirm, #round-result")
+    expect(either.first).to_be_visible()
+    if page.locator("#grab-confirm").count():
+        page.click("#grab-anyway")
+    expect(page.locator("#round-result")).to_be_visible()
+
+
 def test_same_device_f_and_j_grab_for_players_one_and_two(new_page, server_url) -> None:
     page = new_page()
     host_usunoro(page, server_url, same_device=True)
     start(page)
     assert hand_cards(page, 0) and hand_cards(page, 1), "both hands are open on one screen"
-    page.keyboard.press("f")
-    expect(page.locator("#round-result")).to_be_visible()
+    press_grab(page, "f")
     player_one = page.locator('[data-seat="0"]')
     assert ("Taken" in player_one.inner_text()) or ("Penalties: 1" in player_one.inner_text())
     page.click("#next-round")
     expect(page.locator(".badge", has_text="Round 2")).to_be_visible()
-    page.keyboard.press("j")
-    expect(page.locator("#round-result")).to_be_visible()
+    press_grab(page, "j")
     player_two = page.locator('[data-seat="1"]')
     assert ("Taken" in player_two.inner_text()) or ("Penalties: 1" in player_two.inner_text())
 

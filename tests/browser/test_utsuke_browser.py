@@ -23,7 +23,7 @@ from tests.browser.pages import (
 
 GAME = "utsuke"
 # Commit a picked guess, else pick one, else play any playable card.
-MOVES = ("#guess-confirm:enabled", "#guess-pad button", ".my-hand button.tcard:enabled")
+MOVES = ("#guess-confirm:enabled", "#guess-pad button", ".my-hand button.tcard.playable")
 
 
 def test_newcomer_plays_a_round_until_the_judging_shows(new_page, server_url) -> None:
@@ -69,7 +69,7 @@ def test_japanese_table_at_phone_size(new_page, server_url) -> None:
     code = host_in_japanese(page, server_url, GAME, seats=2)
     expect(page.locator("#settings-button")).to_have_text("設定")
     assert english_left(page, code) == set()
-    play_until([page], ".my-hand button.tcard:enabled", MOVES[:2], seconds=15)
+    play_until([page], ".my-hand button.tcard.playable", MOVES[:2], seconds=15)
     assert english_left(page, code) == set()
     assert screenshot(page, "utsuke-table-phone-ja").stat().st_size > 0
     width = page_width(page)

@@ -2,13 +2,15 @@
 // Okie and trump suit, the declare/pass round, the Okie discard, trick play with trumps
 // face down on plain leads, Meri/Monchi, combinations and scores over eight deals.
 
-import { el, replaceKeepingFocus, tableHeader, termAttrs } from "../components.js";
+import { el, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import { cardBack, unsunCard, unsunName } from "../cards_tricks.js";
 import {
-  handRow, legalActions, mergeStrings, mySeat, placesList, resultBox, scoreTable, seatBox,
+  handRow, legalActions, mergeStrings, mySeat, placesList, scoreTable, seatBox,
   trickArea,
 } from "../tricks.js";
+import { dock, fold, paint, statusLine } from "./frame.js";
+import { roundEnds } from "./round_end.js";
 
 const TEAM_MARK = ["◆", "●"];
 
@@ -16,6 +18,7 @@ const TEAM_MARK = ["◆", "●"];
 export function create(root) {
   let ctx = null;
   const combosByDeal = new Map(); // deal number -> combination records seen in that deal
+  const ends = roundEnds(() => draw());
 
   const isTrump = (trump, code) => code[0] === trump || code === "PRo";
   const team = (seat) => seat % 2;
@@ -159,33 +162,48 @@ export function create(root) {
           : el("p", { class: "muted" }, t("hm_no_combos"))));
   }
 
-  function previousDeal(view) {
+  /** The round-end screen: the match's result, else the last deal's (the game moved on). */
+  function roundEnd(view) {
+    const outcome = ctx.message.outcome;
+    if (outcome) {
+      const [a, b] = outcome.scores;
+      const verdict = outcome.winner === null ? t("hm_draw") : t("hm_team_wins", { team: teamTag(outcome.winner) });
+      return ends.show({
+        key: "over", title: t("tc_match_over"),
+        body: [el("div", { id: "match-result" }, el("p", {}, verdict),
+          el("p", {}, t("hm_final", { a, b, ta: teamTag(0), tb: teamTag(1) })),
+          placesList(ctx, outcome.places, (seat) => teamTag(team(seat))))],
+      });
+    }
     const prev = view.previous;
-    if (!prev || view.phase === "over") return null;
+    if (!prev) return ends.show({ key: null });
     const combos = (combosByDeal.get(prev.deal) || []).filter((r) => r.number !== prev.last_trick.number);
     if (prev.last_trick.combo) combos.push(prev.last_trick);
     const [a, b] = prev.deal_score;
-    return resultBox({
-      title: t("hm_deal_result", { n: prev.deal }),
-      lines: [
-        t("hm_deal_score_line", { a: `${teamTag(0)} ${a >= 0 ? "+" : ""}${a}`, b: `${teamTag(1)} ${b >= 0 ? "+" : ""}${b}` }),
-        prev.robai_declared ? t("hm_prev_declared", { who: ctx.seatLabel(prev.recipient) })
-          : t("hm_prev_not_declared", { who: ctx.seatLabel(prev.recipient) }),
-        combos.length ? el("ul", {}, combos.map((r) => el("li", {}, comboText(r)))) : t("hm_no_combos_prev"),
+    return ends.show({
+      key: "deal-" + prev.deal, title: t("hm_deal_result", { n: prev.deal }), auto: true,
+      body: [
+        el("p", {}, t("hm_deal_score_line", { a: `${teamTag(0)} ${a >= 0 ? "+" : ""}${a}`, b: `${teamTag(1)} ${b >= 0 ? "+" : ""}${b}` })),
+        el("p", {}, t("hm_final_so_far", { a: view.scores[0], b: view.scores[1], ta: teamTag(0), tb: teamTag(1) })),
+        el("p", {}, prev.robai_declared ? t("hm_prev_declared", { who: ctx.seatLabel(prev.recipient) })
+          : t("hm_prev_not_declared", { who: ctx.seatLabel(prev.recipient) })),
+        combos.length ? el("ul", {}, combos.map((r) => el("li", {}, comboText(r)))) : el("p", {}, t("hm_no_combos_prev")),
       ],
     });
   }
 
-  function matchResult(view) {
-    const outcome = ctx.message.outcome;
-    if (!outcome) return null;
-    const [a, b] = outcome.scores;
-    const verdict = outcome.winner === null ? t("hm_draw") : t("hm_team_wins", { team: teamTag(outcome.winner) });
-    return resultBox({
-      id: "match-result", title: t("tc_match_over"),
-      lines: [verdict, t("hm_final", { a, b, ta: teamTag(0), tb: teamTag(1) }),
-        placesList(ctx, outcome.places, (seat) => teamTag(team(seat)))],
-    });
+  /** Why a tapped card may not be played now (never naming another seat's card). */
+  function whyNot(view, me) {
+    const legal = legalActions(ctx);
+    if (!legal.length) {
+      const waiting = view.phase === "play" ? view.turn : view.phase === "discard" ? view.recipient : view.asking;
+      return waiting === null || waiting === undefined ? t("fr_wait") : t("fr_not_your_turn", { who: ctx.seatLabel(waiting) });
+    }
+    if (view.phase === "discard") return t("hm_why_discard");
+    if (view.phase === "declare") return t("hm_why_declare");
+    if (view.trick === 1 && !view.table.length && view.turn === me) return t("hm_you_lead_first");
+    if (view.monchi) return t("hm_monchi");
+    return t("fr_not_now");
   }
 
   function draw() {
@@ -200,23 +218,24 @@ export function create(root) {
       cards: view.hand, label: t("tc_your_hand") + " · " + teamTag(team(me)),
       draw: (c, opts) => card(view, c, opts), playable, keyPrefix: "hm",
       onPlay: playable.size ? (c) => ctx.move(me, { type: kind, card: c }) : undefined,
+      refuse: () => ctx.notify(whyNot(view, me)),
     }) : el("p", { class: "muted" }, t("tc_watching"));
-    replaceKeepingFocus(root,
+    const result = roundEnd(view);
+    paint(root,
       el("div", { class: "table tricks-table hachinin", "data-phase": view.phase, "data-deal": view.deal },
+        result.top,
         tableHeader(ctx, [
           t("hm_deal_of", { n: view.deal, total: view.deals }),
           t("hm_dealer_is", { who: ctx.seatLabel(view.dealer) }),
           me === null ? null : t("hm_you_are", { team: teamTag(team(me)) }),
         ]),
-        el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(view, me)),
-        answerButtons(view),
-        el("div", { class: "seats eight" }, [0, 1, 2, 3, 4, 5, 6, 7].map((s) => seatPanel(view, s))),
         el("div", { class: "board" }, currentTrick(view), okieBox(view)),
-        hand,
-        el("div", { class: "board" }, lastTrick(view), deadCards(view)),
-        matchResult(view),
-        previousDeal(view),
-        scores(view)));
+        dock(statusLine(statusText(view, me)), answerButtons(view), hand),
+        fold("players", t("fr_players"), el("div", { class: "seats eight" }, [0, 1, 2, 3, 4, 5, 6, 7].map((s) => seatPanel(view, s)))),
+        view.tricks.length || view.previous || view.dead || view.discard
+          ? fold("last-trick", t("tc_last_trick"), el("div", { class: "board" }, lastTrick(view), deadCards(view))) : null,
+        result.below,
+        fold("scores", t("hm_scores"), scores(view))));
   }
 
   return {
@@ -286,6 +305,9 @@ export const STRINGS = mergeStrings({
     hm_draw: "Equal totals: a draw.",
     hm_team_wins: "{team} wins.",
     hm_final: "Final scores: {ta} {a}, {tb} {b}",
+    hm_final_so_far: "Totals: {ta} {a}, {tb} {b}",
+    hm_why_discard: "Only a nontrump may be discarded.",
+    hm_why_declare: "First declare or pass.",
   },
   ja: {
     opt_concealed_robai_bonus: "隠れロバイの得点",
@@ -342,5 +364,8 @@ export const STRINGS = mergeStrings({
     hm_draw: "同点：引き分けです。",
     hm_team_wins: "{team}の勝ち。",
     hm_final: "最終得点：{ta} {a}、{tb} {b}",
+    hm_final_so_far: "合計：{ta} {a}、{tb} {b}",
+    hm_why_discard: "捨てられるのは切り札以外のカードだけです。",
+    hm_why_declare: "先に宣言かパスを選んでください。",
   },
 });

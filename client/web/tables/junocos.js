@@ -2,13 +2,15 @@
 // cards, the trump indicator, must-follow play from hand and open cards (legal cards
 // only), trick counts against each player's last open card, and scores over the rounds.
 
-import { el, replaceKeepingFocus, tableHeader, termAttrs } from "../components.js";
+import { el, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import { unoCard, unoName } from "../cards_tricks.js";
 import {
-  handRow, legalActions, mergeStrings, mySeat, placesList, resultBox, scoreTable, seatBox,
+  handRow, legalActions, mergeStrings, mySeat, placesList, scoreTable, seatBox,
   trickArea,
 } from "../tricks.js";
+import { dock, fold, paint, statusLine } from "./frame.js";
+import { roundEnds } from "./round_end.js";
 
 /** The class of a card under the trump indicator (spec 8); 'plain' before the draft ends. */
 function cardClass(code, trump) {
@@ -20,6 +22,7 @@ function cardClass(code, trump) {
 /** One table instance per room page. */
 export function create(root) {
   let ctx = null;
+  const ends = roundEnds(() => draw());
 
   function card(view, code, opts = {}) {
     return unoCard(code, { ...opts, trumpClass: cardClass(code, view.trump) });
@@ -115,11 +118,12 @@ export function create(root) {
     return el("div", { class: "hands" },
       handRow({
         cards: view.hand, label: t("tc_your_hand"), draw: (c, o) => card(view, c, o), playable: fromHand,
-        keyPrefix: "jh", onPlay: play("hand"),
+        keyPrefix: "jh", onPlay: play("hand"), refuse: () => ctx.notify(whyNot(view, me, false)),
       }),
       opens.length ? el("div", { class: "my-open", id: "my-open" }, handRow({
         cards: opens, label: t("jc_your_open"), draw: (c, o) => card(view, c, o), playable: fromOpen,
-        keyPrefix: "jo", onPlay: view.phase === "play" ? play("open") : undefined,
+        keyPrefix: "jo", onPlay: view.phase === "play" ? play("open") : undefined, id: "my-open-hand",
+        refuse: () => ctx.notify(whyNot(view, me, true)),
         extra: el("span", { class: "muted" }, opens.length === 1 && view.phase === "play"
           ? targetLine(view, me) : t("jc_open_note")),
       })) : null);
@@ -135,26 +139,30 @@ export function create(root) {
     });
   }
 
-  function roundResult(view) {
+  /** The round-end screen: the match's result, else the last round's (the game moved on). */
+  function roundEnd(view) {
+    const outcome = ctx.message.outcome;
     const h = view.history[view.history.length - 1];
-    if (!h || ctx.message.outcome) return null;
-    return resultBox({
-      title: t("jc_round_result", { n: h.round + 1 }),
-      lines: [el("ul", {}, h.points.map((_, s) => el("li", {}, roundLine(h, s))))],
+    if (outcome) {
+      return ends.show({
+        key: "over", title: t("tc_match_over"),
+        body: [el("div", { id: "match-result" },
+          h ? el("ul", {}, h.points.map((_, s) => el("li", {}, roundLine(h, s)))) : null,
+          placesList(ctx, outcome.places, (s) => t("jc_points", { n: outcome.scores[s] })))],
+      });
+    }
+    if (!h) return ends.show({ key: null });
+    return ends.show({
+      key: "round-" + h.round, title: t("jc_round_result", { n: h.round + 1 }), auto: true,
+      body: [el("ul", {}, h.points.map((_, s) => el("li", {}, roundLine(h, s))))],
     });
   }
 
-  function matchResult(view) {
-    const outcome = ctx.message.outcome;
-    if (!outcome) return null;
-    const h = view.history[view.history.length - 1];
-    return resultBox({
-      id: "match-result", title: t("tc_match_over"),
-      lines: [
-        h ? el("ul", {}, h.points.map((_, s) => el("li", {}, roundLine(h, s)))) : null,
-        placesList(ctx, outcome.places, (s) => t("jc_points", { n: outcome.scores[s] })),
-      ],
-    });
+  function whyNot(view, me, open) {
+    if (view.phase === "draft") return t("jc_why_draft");
+    if (view.turn !== me) return t("fr_not_your_turn", { who: ctx.seatLabel(view.turn) });
+    if (open && view.open[me].length === 1) return t("jc_open_note");
+    return view.trick.length ? t("jc_your_follow") : t("fr_not_now");
   }
 
   function scores(view) {
@@ -180,21 +188,21 @@ export function create(root) {
     const view = ctx.message.view;
     const me = mySeat(ctx);
     const round = Math.min(view.round + 1, view.rounds);
-    replaceKeepingFocus(root,
+    const result = roundEnd(view);
+    paint(root,
       el("div", { class: "table tricks-table junocos-table", "data-phase": view.phase, "data-round": round },
+        result.top,
         tableHeader(ctx, [
           t("tc_round", { n: round, total: view.rounds }),
           t("jc_start_is", { who: ctx.seatLabel(view.start) }),
         ]),
-        el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(view, me)),
-        matchResult(view),
-        draftRow(view),
-        el("div", { class: "seats" }, Array.from({ length: view.seats }, (_, s) => seatPanel(view, s))),
         el("div", { class: "board" }, view.phase === "play" ? currentTrick(view) : null, trumpBox(view)),
-        myCards(view, me),
-        el("div", { class: "board" }, lastTrick(view), leftovers(view)),
-        roundResult(view),
-        scores(view)));
+        dock(statusLine(statusText(view, me)), draftRow(view), myCards(view, me)),
+        fold("players", t("jc_players"), el("div", { class: "seats" }, Array.from({ length: view.seats }, (_, s) => seatPanel(view, s)))),
+        view.last_trick || view.leftover.length
+          ? fold("last-trick", t("tc_last_trick"), el("div", { class: "board" }, lastTrick(view), leftovers(view))) : null,
+        result.below,
+        fold("scores", t("jc_scores"), scores(view))));
   }
 
   return {
@@ -242,6 +250,8 @@ export const STRINGS = mergeStrings({
     jc_scores: "Scores (points, tricks/open card)",
     jc_scoring_rule: "A trick is 1 point, no tricks is 10; taking as many tricks as your last open card adds 5.",
     jc_leftover: "Out of play",
+    jc_players: "Players and their open cards",
+    jc_why_draft: "First take a card from the face-up row.",
   },
   ja: {
     opt_trump_number_suit: "切り札の数字のカード",
@@ -277,5 +287,7 @@ export const STRINGS = mergeStrings({
     jc_scores: "得点（点数、トリック／公開札）",
     jc_scoring_rule: "1トリック1点、0トリックは10点。最後の公開札と同じ数のトリックを取ると+5点。",
     jc_leftover: "使わない札",
+    jc_players: "プレイヤーと公開札",
+    jc_why_draft: "先に表向きの列から一枚取ってください。",
   },
 });

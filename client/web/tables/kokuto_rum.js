@@ -4,15 +4,17 @@
 // outlined and the victory points explained. Every button comes from the legal moves.
 //
 // The engine deals the next round as soon as one ends, so the result of the round just
-// played (view.last_round) is shown over the next round's rotation choice until the
-// player closes it; it stays available below the table afterwards.
+// played (view.last_round) is shown on top of the next round's table for a while (the
+// round-end screen's countdown, Keep open, Close); it stays available below afterwards.
 
-import { el, placeText, replaceKeepingFocus, tableHeader, termAttrs } from "../components.js";
+import { el, placeText, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import {
   SHIRO_STRINGS, cardRow, drawnPanel, flipText, handMoves, handRow, looseName, playerMoves, rotationChoice,
   shiroBack, shiroCard, valueName,
 } from "../shirokuro.js";
+import { dock, fold, paint, statusLine } from "./frame.js";
+import { roundEnds } from "./round_end.js";
 
 const OWN = {
   en: {
@@ -75,8 +77,6 @@ const OWN = {
     kr_log_discard: "{who} discarded {card}.",
     kr_log_deal: "Round {n} dealt; the first discard is {card}.",
     kr_result_title: "Round {n} result",
-    kr_last_round: "Last round",
-    kr_close: "Continue",
     kr_reason_knock: "{who} knocked.",
     kr_reason_pile_out: "The draw pile ran out with no knock.",
     kr_score_rule: "A hand scores the sum of its upright numbers outside melds (sets of 3–5 equal cards; runs of 3 or more of one colour going up or down by 1).",
@@ -152,8 +152,6 @@ const OWN = {
     kr_log_discard: "{who}が{card}を捨てました。",
     kr_log_deal: "第{n}ラウンドの配札。最初の捨て札は{card}。",
     kr_result_title: "第{n}ラウンドの結果",
-    kr_last_round: "前のラウンド",
-    kr_close: "続ける",
     kr_reason_knock: "{who}がノックしました。",
     kr_reason_pile_out: "ノックなしで山札が尽きました。",
     kr_score_rule: "手札の点数は、役（同じカード3～5枚のセット、同じ色で1ずつ上がるか下がる3枚以上の並び）に入らないカードの上向きの数字の合計です。",
@@ -228,7 +226,7 @@ export function create(root) {
   let ctx = null;
   let selected = null; // hand index chosen to discard
   let insertUp = "W"; // which end of the drawn card goes up
-  let closedResult = 0; // round number of the last result the player closed
+  const ends = roundEnds(() => draw());
   let handEl = null;
 
   const view = () => ctx.message.view;
@@ -262,26 +260,32 @@ export function create(root) {
 
   function piles(v) {
     const top = v.discards.length ? v.discards[v.discards.length - 1] : null;
-    const drawPile = find((a) => a.type === "draw" && a.from === "pile");
-    const takeDiscard = find((a) => a.type === "draw" && a.from === "discard");
     const pending = v.phase === "insert" && v.drawn_from ? v.drawn_from : null;
     return el("div", { class: "sk-piles" },
       el("div", { class: "sk-pile" },
         el("span", { class: "label" }, t("kr_pile")),
         el("span", { class: `sk-card back${pending === "pile" ? " lifted" : ""}`, role: "img", "aria-label": t("kr_pile") }),
-        el("span", { id: "pile-count" }, t("kr_pile_count", { n: v.pile_count })),
-        drawPile ? el("button", {
-          type: "button", id: "draw-pile", "data-key": "draw-pile", onclick: () => move(drawPile),
-        }, t("kr_draw_pile", { n: v.pile_count })) : null),
+        el("span", { id: "pile-count" }, t("kr_pile_count", { n: v.pile_count }))),
       el("div", { class: "sk-pile" },
         el("span", { class: "label" }, t("kr_discards")),
         top ? shiroCard(top, { loose: true, attrs: { id: "discard-top" } })
-          : el("span", { class: "sk-card empty" }, t("kr_discards_empty")),
-        takeDiscard ? el("button", {
-          type: "button", id: "take-discard", "data-key": "take-discard", onclick: () => move(takeDiscard),
-        }, t("kr_take_discard")) : null),
+          : el("span", { class: "sk-card empty" }, t("kr_discards_empty"))),
       v.discards.length > 1 ? el("details", { class: "sk-history" },
         el("summary", {}, t("kr_history")), cardRow(v.discards.slice(0, -1), { loose: true, cls: "tiny" })) : null);
+  }
+
+  /** The draw moves, for the dock. */
+  function drawButtons(v) {
+    const drawPile = find((a) => a.type === "draw" && a.from === "pile");
+    const takeDiscard = find((a) => a.type === "draw" && a.from === "discard");
+    if (!drawPile && !takeDiscard) return null;
+    return el("div", { class: "controls" },
+      drawPile ? el("button", {
+        type: "button", class: "big", id: "draw-pile", "data-key": "draw-pile", onclick: () => move(drawPile),
+      }, t("kr_draw_pile", { n: v.pile_count })) : null,
+      takeDiscard ? el("button", {
+        type: "button", class: "big", id: "take-discard", "data-key": "take-discard", onclick: () => move(takeDiscard),
+      }, t("kr_take_discard")) : null);
   }
 
   function insertAt(pos) {
@@ -328,7 +332,7 @@ export function create(root) {
     }
     // Discards come in pairs (with and without knock): a missing pair is the taken card.
     const takenBlocked = discards.length > 0 && discards.length < 2 * v.hand.length;
-    return el("div", { class: "hand-block sk-mine" },
+    return el("div", { class: "hand-block sk-mine", id: "my-hand" },
       el("strong", {}, t("kr_your_hand")),
       inserting ? drawnPanel({
         drawn: v.drawn, up: insertUp, getHand: () => handEl, onDrop: insertAt,
@@ -416,53 +420,43 @@ export function create(root) {
   function outcomeBlock() {
     const outcome = ctx.message.outcome;
     if (!outcome) return null;
-    return el("div", {},
-      el("strong", {}, t("kr_match_over")),
+    return el("div", { id: "match-result" },
       el("p", {}, t("kr_winner", { who: list(outcome.winners) })),
       el("ol", {}, outcome.places.map((place, seat) => [place, seat])
         .sort((a, b) => a[0] - b[0])
         .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${who(seat)} · ${t("kr_vp", { n: outcome.vp[seat] })}`))));
   }
 
+  /** The round-end screen: the last round's result on top of the next round's table. */
   function result(v) {
     const r = v.last_round;
-    if (!r) return null;
-    const fresh = v.phase === "over" || (r.round === v.round - 1 && closedResult < r.round);
-    if (!fresh) {
-      return el("details", { class: "panel sk-last" },
-        el("summary", {}, t("kr_last_round") + " · " + t("kr_result_title", { n: r.round })), resultBody(r));
-    }
-    return el("div", { class: "result", id: "round-result", role: "status" },
-      el("h3", {}, t("kr_result_title", { n: r.round })),
-      resultBody(r),
-      outcomeBlock(),
-      v.phase === "over" ? null : el("button", {
-        type: "button", id: "close-result", "data-key": "close-result",
-        onclick: () => { closedResult = r.round; draw(); },
-      }, t("kr_close")));
+    if (!r || !(v.phase === "over" || r.round === v.round - 1)) return ends.show({ key: null });
+    return ends.show({
+      key: v.phase === "over" ? "over" : "round-" + r.round,
+      title: v.phase === "over" ? t("kr_match_over") : t("kr_result_title", { n: r.round }),
+      auto: v.phase !== "over",
+      body: [outcomeBlock(), ...resultBody(r)],
+    });
   }
 
   function draw() {
     if (!ctx) return;
     const v = view();
     if (v.phase !== "insert") insertUp = "W";
-    const r = v.last_round;
-    const showResult = r && (v.phase === "over" || (r.round === v.round - 1 && closedResult < r.round));
     const res = result(v);
-    replaceKeepingFocus(root,
+    paint(root,
       el("div", { class: "table sk-table", "data-phase": v.phase, "data-game": "kokuto_rum" },
+        res.top,
         tableHeader(ctx, [
           el("span", { class: "badge", id: "round-badge" }, t("kr_round", { n: v.round })),
           t("kr_dealer", { who: who(v.dealer) }),
           t("kr_target", { n: v.target }),
         ]),
-        showResult ? res : null,
-        el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(v)),
-        el("div", { class: "seats" }, v.vp.map((_, seat) => seatPanel(v, seat))),
         piles(v),
-        logLines(v),
-        myArea(v),
-        showResult ? null : res));
+        dock(statusLine(statusText(v)), drawButtons(v), myArea(v)),
+        fold("players", t("fr_players"), el("div", { class: "seats" }, v.vp.map((_, seat) => seatPanel(v, seat)))),
+        fold("log", t("fr_log"), logLines(v)),
+        res.below));
   }
 
   return {

@@ -4,12 +4,15 @@
 // each discard (Ron, Pon, Chii, pass) with a countdown in game time, and each round's
 // result with every Yaku and its points. Every button comes from the legal moves.
 
-import { el, placeText, replaceKeepingFocus, tableHeader, termAttrs } from "../components.js";
+import { el, placeText, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import {
   SHIRO_STRINGS, cardRow, drawnPanel, handMoves, handRow, looseName, playerMoves, rotationChoice, shiroBack,
   shiroCard, valueName,
 } from "../shirokuro.js";
+import { countdown as timer } from "./countdown.js";
+import { dock, fold, paint, statusLine } from "./frame.js";
+import { roundEnds } from "./round_end.js";
 
 const YAKU = {
   en: {
@@ -114,8 +117,8 @@ const OWN = {
     sj_no_tenpai: "Nobody was tenpai.",
     sj_delta: "{who}: {d} → {total}",
     sj_next_round: "Next round",
-    sj_waiting_next: "Waiting for the other players…",
     sj_match_over: "Match over",
+    sj_players: "Players, discards and melds",
   },
   ja: {
     opt_rotation: "毎ラウンドの手札回転",
@@ -201,8 +204,8 @@ const OWN = {
     sj_no_tenpai: "聴牌者なし。",
     sj_delta: "{who}：{d} → {total}",
     sj_next_round: "次の局へ",
-    sj_waiting_next: "ほかのプレイヤーを待っています…",
     sj_match_over: "対局終了",
+    sj_players: "プレイヤー・捨て牌・副露",
   },
 };
 
@@ -220,54 +223,25 @@ function prefixed(names) {
   return Object.fromEntries(Object.entries(names).map(([k, v]) => ["sj_yaku_" + k, v]));
 }
 
-const TICK_MS = 250;
-
 /** One table instance per room page. */
 export function create(root) {
   let ctx = null;
   let selected = null; // hand index chosen to discard
   let insertUp = "W";
   let handEl = null;
-  let clock = null; // {deadline, base, at, running}: the claim window in game time
   let lastVersion = null;
   let recent = []; // the last few public events, written out in the current language
-  const timer = setInterval(tick, TICK_MS);
+  const ends = roundEnds(() => draw());
 
   const view = () => ctx.message.view;
   const { me, legal, find, move } = playerMoves(() => ctx, () => { selected = null; });
   const who = (seat) => ctx.seatLabel(seat);
-
-  function remainingMs() {
-    if (!clock) return null;
-    const elapsed = clock.running ? performance.now() - clock.at : 0;
-    return Math.max(0, clock.deadline - clock.base - elapsed);
-  }
-
-  function tick() {
-    const left = remainingMs();
-    const node = root.querySelector("#claim-countdown");
-    if (left === null || !node) return;
-    node.querySelector(".sj-seconds").textContent = t("sj_seconds", { n: Math.ceil(left / 1000) });
-    const bar = node.querySelector(".sj-bar > span");
-    bar.style.width = `${(100 * left) / clock.total}%`;
-  }
 
   function remember(msg) {
     if (msg.version === lastVersion) return;
     lastVersion = msg.version;
     const shown = ["discarded", "drew", "pon", "chii", "dealt"];
     recent = [...recent, ...(msg.events || []).filter((e) => shown.includes(e.type))].slice(-4);
-    const v = msg.view;
-    const room = msg.room || {};
-    if (v.phase === "claim" && v.claim_deadline !== null && v.claim_deadline !== undefined) {
-      const total = v.options.claim_timeout_ms || 1;
-      clock = {
-        deadline: v.claim_deadline, base: room.game_ms || 0, at: performance.now(),
-        running: Boolean(room.running) && !room.paused, total,
-      };
-    } else {
-      clock = null;
-    }
   }
 
   function doraBlock(v) {
@@ -323,12 +297,13 @@ export function create(root) {
 
   function countdown(v) {
     if (v.phase !== "claim") return null;
-    if (!clock) return el("p", { class: "muted", id: "claim-countdown" }, t("sj_no_deadline"));
-    const left = remainingMs();
-    return el("div", { class: "sj-countdown", id: "claim-countdown", role: "timer" },
-      el("span", { class: "sj-seconds" }, t("sj_seconds", { n: Math.ceil(left / 1000) })),
-      el("span", { class: "sj-bar", "aria-hidden": "true" },
-        el("span", { style: `width: ${(100 * left) / clock.total}%` })));
+    if (v.claim_deadline === null || v.claim_deadline === undefined) {
+      return el("p", { class: "muted", id: "claim-countdown" }, t("sj_no_deadline"));
+    }
+    return timer({
+      id: "claim-countdown", message: ctx.message, deadline: v.claim_deadline,
+      total: v.options.claim_timeout_ms, label: (n) => t("sj_seconds", { n }),
+    });
   }
 
   function claimPrompt(v) {
@@ -386,7 +361,7 @@ export function create(root) {
         onclick: () => { const a = discards.find((d) => d.index === selected); if (a) move(a); },
       }, t("sj_discard")));
     }
-    return el("div", { class: "hand-block sk-mine" },
+    return el("div", { class: "hand-block sk-mine", id: "my-hand" },
       el("strong", {}, t("sj_your_hand")),
       inserting ? drawnPanel({
         drawn: v.drawn, up: insertUp, getHand: () => handEl, onDrop: insertAt,
@@ -452,9 +427,10 @@ export function create(root) {
         : el("p", {}, t("sj_no_yaku")));
   }
 
+  /** The round-end screen: the round's (or match's) result; the round waits for "next". */
   function resultBlock(v) {
     const r = v.result;
-    if (!r || !["round_over", "match_over"].includes(v.phase)) return null;
+    if (!r || !["round_over", "match_over"].includes(v.phase)) return ends.show({ key: null });
     const body = r.kind === "win"
       ? r.winners.map((w) => winnerBlock(w, r.from))
       : [el("p", { class: "sk-explain" }, t("sj_drawn")),
@@ -464,37 +440,49 @@ export function create(root) {
           h.melds.map((m) => cardRow(m, { cls: "meld-row" }))))];
     const deltas = el("ul", { class: "sj-deltas" }, r.deltas.map((d, seat) => el("li", {},
       t("sj_delta", { who: who(seat), d: d >= 0 ? `+${d}` : String(d), total: v.scores[seat] }))));
-    const next = find((a) => a.type === "next");
     const outcome = ctx.message.outcome;
-    return el("div", { class: "result", id: "round-result", role: "status" },
-      el("h3", {}, v.phase === "match_over" ? t("sj_match_over") : t("sj_result_title")),
-      body, deltas,
-      outcome ? el("ol", {}, outcome.places.map((place, seat) => [place, seat])
-        .sort((a, b) => a[0] - b[0])
-        .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${who(seat)} · ${pts(outcome.scores[seat])}`)))
-        : null,
-      next ? el("button", { type: "button", id: "next-round", "data-key": "next-round", onclick: () => move(next) }, t("sj_next_round"))
-        : v.phase === "round_over" ? el("p", { class: "muted" }, t("sj_waiting_next")) : null);
+    return ends.show({
+      key: `${v.phase}-${v.round}-${v.hand_no}`,
+      title: v.phase === "match_over" ? t("sj_match_over") : t("sj_result_title"),
+      waitingFor: v.phase === "round_over" ? (v.next_pending || []).filter((s) => !ctx.you.includes(s)).map(who) : null,
+      waitsForMe: Boolean(find((a) => a.type === "next")),
+      body: [
+        outcome ? el("ol", { id: "match-places" }, outcome.places.map((place, seat) => [place, seat])
+          .sort((a, b) => a[0] - b[0])
+          .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${who(seat)} · ${pts(outcome.scores[seat])}`)))
+          : null,
+        deltas, ...body,
+      ],
+    });
+  }
+
+  function nextButton() {
+    const next = find((a) => a.type === "next");
+    if (!next) return null;
+    return el("div", { class: "controls" }, el("button", {
+      type: "button", class: "big", id: "next-round", "data-key": "next-round", "data-focus-first": "",
+      onclick: () => move(next),
+    }, t("sj_next_round")));
   }
 
   function draw() {
     if (!ctx) return;
     const v = view();
     if (v.phase !== "insert") insertUp = "W";
-    replaceKeepingFocus(root,
+    const result = resultBlock(v);
+    paint(root,
       el("div", { class: "table sk-table", "data-phase": v.phase, "data-game": "shirokuro_jong" },
+        result.top,
         tableHeader(ctx, [
           el("span", { class: "badge", id: "round-badge" }, t("sj_round", { n: v.round, total: v.rounds })),
           t("sj_oya", { who: who(v.oya) }),
           el("span", { class: "badge", id: "pile-count" }, t("sj_pile", { n: v.pile })),
         ]),
-        resultBlock(v),
-        el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(v)),
-        el("div", { class: "seats" }, v.scores.map((_, seat) => seatPanel(v, seat))),
         el("div", { class: "sk-piles" }, doraBlock(v)),
-        claimPrompt(v),
-        el("ul", { class: "sk-log", "aria-live": "polite" }, recent.map((e) => el("li", {}, eventText(e)))),
-        myArea(v)));
+        dock(statusLine(statusText(v)), claimPrompt(v), myArea(v), nextButton()),
+        fold("players", t("sj_players"), el("div", { class: "seats" }, v.scores.map((_, seat) => seatPanel(v, seat)))),
+        fold("log", t("fr_log"), el("ul", { class: "sk-log", "aria-live": "polite" }, recent.map((e) => el("li", {}, eventText(e))))),
+        result.below));
   }
 
   return {
@@ -503,8 +491,6 @@ export function create(root) {
       remember(ctx.message);
       draw();
     },
-    destroy() {
-      clearInterval(timer);
-    },
+    destroy() {},
   };
 }

@@ -6,11 +6,44 @@
 // table reports "shown" so the server starts the CPUs' first-grab clocks.
 
 import {
-  el, frenchCard, frenchCardName, placeText, replaceKeepingFocus, tableHeader, termAttrs,
+  el, frenchCard, frenchCardName, placeText, tableHeader, termAttrs,
 } from "../components.js";
 import { t } from "../i18n.js";
+import { countdown } from "./countdown.js";
+import { dock, fold, paint, statusLine } from "./frame.js";
+import { roundEnds } from "./round_end.js";
 
-export const STRINGS = { en: {}, ja: {} };
+export const STRINGS = {
+  en: {
+    u_cd_mark: "{n} s to choose: then a card is passed for you",
+    u_cd_marked: "{n} s until the others' cards are passed for them",
+    u_cd_race: "{n} s left to grab",
+    u_confirm_title: "Grab without four of a kind?",
+    u_confirm_text: "Your hand is not four of one rank: grabbing first now is an early grab and costs you a penalty.",
+    u_confirm_yes: "Grab anyway",
+    u_confirm_no: "Keep playing",
+    u_confirm_off: "Don't ask me again",
+    u_players: "Players and penalties",
+  },
+  ja: {
+    u_cd_mark: "あと{n}秒で自動的にカードが渡されます",
+    u_cd_marked: "あと{n}秒でほかの人のカードも自動で渡されます",
+    u_cd_race: "取れるのはあと{n}秒",
+    u_confirm_title: "同じ数字4枚がそろっていませんが取りますか？",
+    u_confirm_text: "手札は同じ数字4枚ではありません。いま最初に取ると早取りになり、罰点が1つつきます。",
+    u_confirm_yes: "それでも取る",
+    u_confirm_no: "交換を続ける",
+    u_confirm_off: "次からは確認しない",
+    u_players: "プレイヤーと罰点",
+  },
+};
+
+const CONFIRM_KEY = "zashiki.usunoro.confirmGrab";
+
+/** Four cards of one rank (server/games/usunoro.py is_matching). */
+function matching(hand) {
+  return Boolean(hand) && hand.length === 4 && new Set(hand.map((c) => c.slice(1))).size === 1;
+}
 
 /** This table sends "shown" itself, after each new hand is painted. */
 export const REPORTS_SHOWN = true;
@@ -22,6 +55,8 @@ export function create(root) {
   const selection = new Map(); // seat -> locally selected card (before Exchange)
   let ctx = null;
   let shownHandSeq = null;
+  let confirming = null; // the seat whose first grab waits for "Grab anyway"
+  const ends = roundEnds(() => draw());
 
   function legal(seat) {
     return (ctx.message.legal || {})[seat] || [];
@@ -36,8 +71,40 @@ export function create(root) {
     return legal(seat).some((a) => a.type === type);
   }
 
-  function grab(seat) {
-    if (can(seat, "grab")) ctx.move(seat, { type: "grab" });
+  function grab(seat, confirmed = false) {
+    if (!can(seat, "grab")) return;
+    const view = viewOf(seat);
+    // An early grab is a rule of the game: asked about once, and it still costs the penalty.
+    if (!confirmed && view.phase === "passing" && !matching(view.hand)
+        && localStorage.getItem(CONFIRM_KEY) !== "off") {
+      confirming = seat;
+      draw();
+      document.getElementById("grab-anyway")?.focus();
+      return;
+    }
+    confirming = null;
+    ctx.move(seat, { type: "grab" });
+  }
+
+  function confirmPanel() {
+    if (confirming === null || !can(confirming, "grab") || viewOf(confirming).phase !== "passing") {
+      confirming = null;
+      return null;
+    }
+    const seat = confirming;
+    return el("div", { class: "u-confirm", id: "grab-confirm", role: "alertdialog", "aria-labelledby": "grab-confirm-title", "aria-describedby": "grab-confirm-text" },
+      el("strong", { id: "grab-confirm-title" }, t("u_confirm_title")),
+      el("p", { id: "grab-confirm-text" }, t("u_confirm_text")),
+      el("div", { class: "row" },
+        el("button", { type: "button", id: "grab-anyway", "data-key": "grab-anyway", onclick: () => grab(seat, true) }, t("u_confirm_yes")),
+        el("button", {
+          type: "button", class: "ghost", id: "grab-cancel", "data-key": "grab-cancel", "data-focus-first": "",
+          onclick: () => { confirming = null; draw(); },
+        }, t("u_confirm_no"))),
+      el("label", { class: "row check" }, el("input", {
+        type: "checkbox", id: "grab-confirm-off",
+        onchange: (e) => localStorage.setItem(CONFIRM_KEY, e.target.checked ? "off" : "on"),
+      }), t("u_confirm_off")));
   }
 
   function deselect(seat) {
@@ -130,7 +197,7 @@ export function create(root) {
     const cards = seatView.hand || [];
     const chosen = seatView.mark || selection.get(seat);
     const passing = seatView.phase === "passing" && can(seat, "mark");
-    return el("div", { class: "hand-block", "data-hand": seat },
+    return el("div", { class: "hand-block my-hand", "data-hand": seat, id: seat === ctx.you[0] ? "my-hand" : null },
       el("div", { class: "row" }, el("strong", {}, label),
         passing && chosen
           ? el("button", {
@@ -160,34 +227,47 @@ export function create(root) {
         el("div", { class: "hand" }, cards.map((card) => frenchCard(card)))));
   }
 
+  /** The moves: Exchange / Next on the left, Grab on the right in a place of its own. */
   function controls(view) {
-    const buttons = [];
+    const left = [];
     if (view.phase === "passing") {
       const unsent = ctx.you.filter((s) => !viewOf(s).mark && can(s, "mark"));
       if (unsent.length) {
         const ready = unsent.every((s) => selection.has(s));
-        buttons.push(el("button", {
+        left.push(el("button", {
           type: "button", class: "big", id: "exchange", "data-key": "exchange", disabled: !ready, onclick: exchange,
         }, t("u_exchange")));
       }
     }
-    ctx.you.forEach((seat, i) => {
-      const label = ctx.you.length > 1
-        ? t("u_grab_player", { who: ctx.seatLabel(seat), key: GRAB_KEYS[i].toUpperCase() })
-        : t("u_grab");
-      buttons.push(el("button", {
-        type: "button", class: "big", "data-key": "grab-" + seat, "data-grab": seat,
-        disabled: !can(seat, "grab"), onclick: () => grab(seat),
-      }, label));
-    });
     const nextSeat = ctx.you.find((s) => can(s, "next"));
     if (nextSeat !== undefined) {
-      buttons.push(el("button", {
-        type: "button", class: "big", id: "next-round", "data-key": "next-round",
+      left.push(el("button", {
+        type: "button", class: "big", id: "next-round", "data-key": "next-round", "data-focus-first": "",
         onclick: () => ctx.move(nextSeat, { type: "next" }),
       }, t("u_next_round")));
     }
-    return el("div", { class: "controls" }, buttons);
+    const grabs = ctx.you.map((seat, i) => {
+      const label = ctx.you.length > 1
+        ? t("u_grab_player", { who: ctx.seatLabel(seat), key: GRAB_KEYS[i].toUpperCase() })
+        : t("u_grab");
+      return el("button", {
+        type: "button", class: "big grab", "data-key": "grab-" + seat, "data-grab": seat,
+        disabled: !can(seat, "grab"), onclick: () => grab(seat),
+      }, label);
+    });
+    return el("div", { class: "u-actions" },
+      el("div", { class: "controls u-left" }, left),
+      el("div", { class: "controls u-grab" }, grabs));
+  }
+
+  function timer(view) {
+    if (view.deadline === null || view.deadline === undefined || !ctx.you.length) return null;
+    const marked = ctx.you.every((s) => viewOf(s).mark);
+    const key = view.phase === "race" ? "u_cd_race" : marked ? "u_cd_marked" : "u_cd_mark";
+    return countdown({
+      id: "usunoro-countdown", message: ctx.message, deadline: view.deadline,
+      label: (n) => t(key, { n }),
+    });
   }
 
   function statusText(view) {
@@ -199,30 +279,39 @@ export function create(root) {
   }
 
   function roundResult(view) {
-    if (!view.result || (view.phase !== "done" && view.phase !== "void")) return null;
+    if (!view.result || (view.phase !== "done" && view.phase !== "void")) return ends.show({ key: null });
     const { penalised, reason } = view.result;
     let text = t("u_void_reason");
     if (penalised !== null && penalised !== undefined) {
       text = t(reason === "early_grab" ? "u_early_grab" : "u_round_penalty", { who: ctx.seatLabel(penalised) });
     }
     const outcome = ctx.message.outcome;
-    return el("div", { class: "result", id: "round-result", role: "status" },
-      el("strong", {}, view.match_over ? t("u_match_over") : t("u_phase_" + view.phase)),
-      el("p", {}, text),
-      outcome ? el("div", {},
-        el("p", {}, t("u_loser", { who: ctx.seatLabel(outcome.loser) })),
-        el("ol", {}, outcome.places
-          .map((place, seat) => [place, seat])
-          .sort((a, b) => a[0] - b[0])
-          .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${ctx.seatLabel(seat)} `
-            + t("u_penalties", { n: outcome.penalties[seat] }))))) : null);
+    // Any seated human deals the next hand; CPUs never do.
+    const humans = (ctx.seats || []).map((s, i) => [s, i])
+      .filter(([s, i]) => s && s.kind === "human" && !ctx.you.includes(i)).map(([, i]) => ctx.seatLabel(i));
+    return ends.show({
+      key: `${view.round}-${view.phase}`,
+      title: view.match_over ? t("u_match_over") : t("u_phase_" + view.phase),
+      waitingFor: view.match_over ? null : humans,
+      waitsForMe: !view.match_over && ctx.you.some((s) => can(s, "next")),
+      body: [
+        el("p", {}, text),
+        el("p", {}, view.penalties.map((n, seat) => `${ctx.seatLabel(seat)} — ${t("u_penalties", { n })}`).join(" · ")),
+        outcome ? el("div", {},
+          el("p", {}, t("u_loser", { who: ctx.seatLabel(outcome.loser) })),
+          el("ol", {}, outcome.places
+            .map((place, seat) => [place, seat])
+            .sort((a, b) => a[0] - b[0])
+            .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${ctx.seatLabel(seat)} `
+              + t("u_penalties", { n: outcome.penalties[seat] }))))) : null,
+      ],
+    });
   }
 
   function ranges(view) {
     const current = (ctx.room && ctx.room.difficulty) || null;
-    return el("details", { class: "ranges panel", id: "cpu-ranges" },
-      el("summary", {}, t("u_cpu_ranges")),
-      el("table", {},
+    return fold("ranges", t("u_cpu_ranges"),
+      el("table", { class: "ranges panel", id: "cpu-ranges" },
         el("tr", {}, el("th", {}, ""), el("th", {}, t("u_first_grab")), el("th", {}, t("u_follow_up"))),
         Object.entries(view.timing).map(([difficulty, times]) => el("tr", {
           class: difficulty === current ? "current" : "",
@@ -236,19 +325,20 @@ export function create(root) {
     if (view.phase !== "passing") selection.clear();
     const myHands = ctx.you.map((seat) => hand(seat, view,
       ctx.you.length > 1 ? t("u_hand_of", { who: ctx.seatLabel(seat) }) : t("u_your_hand")));
-    replaceKeepingFocus(root,
-      el("div", { class: "table", "data-phase": view.phase },
+    const result = roundResult(view);
+    paint(root,
+      el("div", { class: "table usunoro-table", "data-phase": view.phase },
+        result.top,
         tableHeader(ctx, [
           t("u_round", { n: view.round }),
           t("u_exchanges", { n: view.exchanges, cap: view.exchange_cap }),
           t("u_direction", { dir: t("u_dir_" + view.direction) }),
         ]),
-        el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(view)),
-        el("div", { class: "seats" }, [0, 1, 2, 3].map((seat) => seatPanel(seat, view))),
         tokens(view),
-        el("div", { class: "hands" }, myHands, otherHands(view)),
-        controls(view),
-        roundResult(view),
+        otherHands(view).length ? el("div", { class: "hands" }, otherHands(view)) : null,
+        dock(statusLine(statusText(view)), timer(view), myHands, confirmPanel() || controls(view)),
+        fold("players", t("u_players"), el("div", { class: "seats" }, [0, 1, 2, 3].map((seat) => seatPanel(seat, view)))),
+        result.below,
         ranges(view)));
     if (view.hand_seq !== shownHandSeq && ctx.you.length) {
       shownHandSeq = view.hand_seq;

@@ -2,13 +2,15 @@
 // order with the trump chip, the secret guess 0-15 and who has guessed, must-follow
 // trick play, trick counts, Homare and Uchikubi, and each round's judging explained.
 
-import { el, replaceKeepingFocus, tableHeader, termAttrs } from "../components.js";
+import { el, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import { utsukeCard } from "../cards_tricks.js";
 import {
-  handRow, legalActions, mergeStrings, mySeat, placesList, resultBox, scoreTable, seatBox,
+  handRow, legalActions, mergeStrings, mySeat, placesList, scoreTable, seatBox,
   trickArea,
 } from "../tricks.js";
+import { dock, fold, paint, statusLine } from "./frame.js";
+import { roundEnds } from "./round_end.js";
 
 const MAX_GUESS = 15;
 
@@ -17,6 +19,7 @@ export function create(root) {
   let ctx = null;
   let chosen = null; // the guess picked on the pad, not yet committed
   let chosenRound = null;
+  const ends = roundEnds(() => draw());
 
   const who = (name) => (name === "lord" ? t("ut_lord") : name === "prince" ? t("ut_prince") : ctx.seatLabel(name));
 
@@ -105,9 +108,7 @@ export function create(root) {
     });
   }
 
-  function judging(view) {
-    const last = view.last_round;
-    if (!last) return null;
+  function judgingLines(last) {
     const lord = last.lord_tricks;
     const exact = last.guesses.includes(lord);
     const lines = last.guesses.map((g, seat) => {
@@ -116,30 +117,48 @@ export function create(root) {
       const head = t("ut_judge_line", { who: ctx.seatLabel(seat), g, n: last.tricks[seat], award });
       return last.uchikubi[seat] ? `${head} ${t("ut_uchikubi_award")}` : head;
     });
-    return resultBox({
-      title: t("ut_judging_title", { n: last.round }),
-      lines: [
-        t("ut_lord_took", { n: lord }),
-        last.prince_tricks === null ? null : t("ut_prince_took", { n: last.prince_tricks }),
-        exact ? t("ut_rule_exact") : t("ut_rule_closest"),
-        el("ul", { id: "judging" }, lines.map((l) => el("li", {}, l))),
-        t("ut_rule_uchikubi"),
-      ],
+    return [
+      el("p", {}, t("ut_lord_took", { n: lord })),
+      last.prince_tricks === null ? null : el("p", {}, t("ut_prince_took", { n: last.prince_tricks })),
+      el("p", {}, exact ? t("ut_rule_exact") : t("ut_rule_closest")),
+      el("ul", { id: "judging" }, lines.map((l) => el("li", {}, l))),
+      el("p", {}, t("ut_rule_uchikubi")),
+    ];
+  }
+
+  /** The round-end screen: the match's result, else the last round's judging. */
+  function roundEnd(view) {
+    const outcome = ctx.message.outcome;
+    const last = view.last_round;
+    if (outcome) {
+      return ends.show({
+        key: "over", title: t("tc_match_over"),
+        body: [el("div", { id: "match-result" },
+          outcome.winners.length ? el("p", {}, t("ut_winners", { who: outcome.winners.map((s) => ctx.seatLabel(s)).join(", ") })) : null,
+          outcome.losers.length ? el("p", {}, t("ut_executed", { who: outcome.losers.map((s) => ctx.seatLabel(s)).join(", ") })) : null,
+          placesList(ctx, outcome.places, (s) => t("ut_homare_n", { n: outcome.homare[s] })
+            + " · " + t("ut_uchikubi_n", { n: outcome.uchikubi[s] }))),
+        last ? el("div", {}, judgingLines(last)) : null],
+      });
+    }
+    if (!last) return ends.show({ key: null });
+    return ends.show({
+      key: "round-" + last.round, title: t("ut_judging_title", { n: last.round }), auto: true, body: judgingLines(last),
     });
   }
 
-  function matchResult() {
-    const outcome = ctx.message.outcome;
-    if (!outcome) return null;
-    return resultBox({
-      id: "match-result", title: t("tc_match_over"),
-      lines: [
-        outcome.winners.length ? t("ut_winners", { who: outcome.winners.map((s) => ctx.seatLabel(s)).join(", ") }) : null,
-        outcome.losers.length ? t("ut_executed", { who: outcome.losers.map((s) => ctx.seatLabel(s)).join(", ") }) : null,
-        placesList(ctx, outcome.places, (s) => t("ut_homare_n", { n: outcome.homare[s] })
-          + " · " + t("ut_uchikubi_n", { n: outcome.uchikubi[s] })),
-      ],
-    });
+  /** Your guess while the round's tricks are played: it is what the tricks are about. */
+  function guessReminder(view, me) {
+    if (me === null || view.phase !== "play" || view.guess === null || view.guess === undefined) return null;
+    return el("p", { class: "guess-reminder", id: "guess-reminder" },
+      t("ut_guess_reminder", { g: view.guess, n: view.lord_tricks }));
+  }
+
+  function whyNot(view, me) {
+    if (view.phase === "guess") return t("ut_why_guess");
+    if (view.turn !== me) return t("fr_not_your_turn", { who: who(view.turn) });
+    const lead = view.trick.length ? view.trick[0][1] : null;
+    return lead ? t("ut_why_follow", { colour: t("colour_" + lead[0]) }) : t("fr_not_now");
   }
 
   function scores(view) {
@@ -162,23 +181,24 @@ export function create(root) {
     const hand = view.hand ? handRow({
       cards: view.hand, label: t("tc_your_hand"), draw: (c, opts) => card(view, c, opts), playable,
       keyPrefix: "ut", onPlay: playable.size ? (c) => ctx.move(me, { type: "play", card: c }) : undefined,
+      refuse: () => ctx.notify(whyNot(view, me)),
     }) : el("p", { class: "muted" }, t("tc_watching"));
     const trump = view.trump
       ? el("span", { class: "badge strong", id: "trump", ...termAttrs("trump") }, t("ut_trump", { colour: t("colour_" + view.trump) }))
       : null;
-    replaceKeepingFocus(root,
+    const result = roundEnd(view);
+    paint(root,
       el("div", { class: "table tricks-table utsuke-table", "data-phase": view.phase, "data-round": view.round },
+        result.top,
         tableHeader(ctx, [t("ut_round", { n: view.round }), trump]),
-        el("p", { class: "status-line", id: "status-line", role: "status" }, statusText(view, me)),
-        matchResult(),
-        guessPanel(view),
-        el("div", { class: "seats" }, view.table.map((name) => seatPanel(view, name))),
         npcHand(view, "lord", view.lord, view.lord_tricks),
         view.prince ? npcHand(view, "prince", view.prince, view.prince_tricks) : null,
-        el("div", { class: "board" }, currentTrick(view), lastTrick(view)),
-        hand,
-        judging(view),
-        scores(view)));
+        currentTrick(view),
+        dock(statusLine(statusText(view, me)), guessReminder(view, me), guessPanel(view), hand),
+        fold("players", t("fr_players"), el("div", { class: "seats" }, view.table.map((name) => seatPanel(view, name)))),
+        view.history.length ? fold("last-trick", t("tc_last_trick"), lastTrick(view)) : null,
+        result.below,
+        fold("scores", t("ut_scores"), scores(view))));
   }
 
   return {
@@ -238,6 +258,9 @@ export const STRINGS = mergeStrings({
     ut_end_rule: "3 Homare wins; a second Uchikubi means execution (a loss).",
     ut_winners: "Winner: {who}",
     ut_executed: "Executed: {who}",
+    ut_guess_reminder: "Your guess: the Lord takes {g} · so far {n}",
+    ut_why_guess: "First make your secret guess.",
+    ut_why_follow: "Follow the led colour ({colour}) while you can.",
   },
   ja: {
     opt_lord_seat: "最初の殿の位置",
@@ -286,5 +309,8 @@ export const STRINGS = mergeStrings({
     ut_end_rule: "誉れ3つで勝ち。打ち首2つで処刑（負け）。",
     ut_winners: "勝者：{who}",
     ut_executed: "処刑：{who}",
+    ut_guess_reminder: "あなたの予想：殿は{g}トリック · いま{n}",
+    ut_why_guess: "先に秘密の予想をしてください。",
+    ut_why_follow: "出せるあいだは台の色（{colour}）に従ってください。",
   },
 });

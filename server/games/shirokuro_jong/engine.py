@@ -126,6 +126,8 @@ class ShirokuroJong(Game):
             "claim_on": last,
             "claim_deadline": state.deadline,
             "result": plain_copy(state.result),
+            # Whom a finished round waits for ("next"): public, unlike claim answers.
+            "next_pending": sorted(state.pending) if state.phase == "round_over" else [],
         }
         if seat is not None and 0 <= seat < state.seats:
             view["hand"] = [held[h] for h in state.hands[seat]]

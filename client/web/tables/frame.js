@@ -1,0 +1,95 @@
+// The frame every game table is drawn in, phone first: the round's result on top, the
+// board, a dock that stays on screen (status line, the player's hand, the moves they can
+// make now) and folds for the other seats, logs and scores that open on demand (closed
+// on a phone, open on a wide screen, and remembered while the page lives).
+//
+// `paint` replaces the table and puts keyboard focus back: on the same control when it
+// is still there, else (the control was played or went away) on the dock's first
+// enabled control, so focus never falls back to the page top after an action.
+
+import { el } from "../components.js";
+import { addStrings, t } from "../i18n.js";
+
+addStrings({
+  en: {
+    fr_dock: "Your move",
+    fr_players: "Players",
+    fr_log: "What happened",
+    fr_scores: "Scores",
+    fr_more: "More",
+    fr_not_now: "You cannot play that card now.",
+    fr_not_your_turn: "Not your turn yet: wait for {who}.",
+    fr_wait: "Not your turn yet.",
+  },
+  ja: {
+    fr_dock: "あなたの操作",
+    fr_players: "プレイヤー",
+    fr_log: "これまでの流れ",
+    fr_scores: "得点",
+    fr_more: "その他",
+    fr_not_now: "そのカードはいまは出せません。",
+    fr_not_your_turn: "まだあなたの番ではありません。{who}を待っています。",
+    fr_wait: "まだあなたの番ではありません。",
+  },
+});
+
+const WIDE = "(min-width: 760px)";
+const foldOpen = new Map(); // fold id -> open, as the player last left it
+
+/** A fold-away section: `summary` always shown, the content on demand. */
+export function fold(id, summary, ...content) {
+  const wide = window.matchMedia(WIDE).matches;
+  const open = foldOpen.has(id) ? foldOpen.get(id) : wide;
+  const node = el("details", { class: "fold", id: "fold-" + id, open },
+    el("summary", { "data-key": "fold-" + id }, summary), ...content);
+  // Made open, a details element fires "toggle" too: only the player's own change counts.
+  node.addEventListener("toggle", () => { if (node.open !== open) foldOpen.set(id, node.open); });
+  return node;
+}
+
+/** The dock: the status line first, then the hand and the moves; stays on screen. */
+export function dock(status, ...content) {
+  return el("section", { class: "dock", id: "dock", tabindex: "-1", "aria-label": t("fr_dock") }, status, ...content);
+}
+
+/** The status line (id status-line), read out when it changes. */
+export function statusLine(text, ...extra) {
+  return el("p", { class: "status-line", id: "status-line", role: "status" }, text, ...extra);
+}
+
+const CONTROL = "button:not([disabled]):not([aria-disabled=true]), select:not([disabled]), input:not([disabled])";
+
+/**
+ * Put `table` into `root` in place of what was there, keeping keyboard focus: on the
+ * element with the same data-key, else, if focus was in the table, on the dock's
+ * preferred control (data-focus-first), its first enabled one, or the dock itself.
+ */
+export function paint(root, table) {
+  watchFocus(root);
+  const active = document.activeElement;
+  // The page may have moved the table (and so dropped focus to the body) before this paint.
+  const lost = !active || active === document.body;
+  const wasInside = (active && root.contains(active)) || (lost && root.dataset.hadFocus === "1");
+  const key = active && root.contains(active) && active.dataset ? active.dataset.key : root.dataset.focusKey;
+  root.replaceChildren(table);
+  if (!wasInside) return;
+  const again = key ? root.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+  const target = (again && !again.disabled ? again : null)
+    || root.querySelector(`#dock [data-focus-first]:not([disabled])`) || root.querySelector(`#dock :is(${CONTROL})`)
+    || root.querySelector("#dock");
+  if (target) target.focus({ preventScroll: true });
+}
+
+/** Remember whether keyboard focus was last in the table (and on which control). */
+function watchFocus(root) {
+  if (root.dataset.watched) return;
+  root.dataset.watched = "1";
+  root.addEventListener("focusin", (e) => {
+    root.dataset.hadFocus = "1";
+    root.dataset.focusKey = (e.target.dataset && e.target.dataset.key) || "";
+  });
+  // Focus that moved somewhere else on purpose (not dropped by a removed node) is not ours.
+  root.addEventListener("focusout", (e) => {
+    if (e.relatedTarget && !root.contains(e.relatedTarget)) root.dataset.hadFocus = "0";
+  });
+}

@@ -1,0 +1,178 @@
+"""The phone sweep: every game's table through its phases at 360x740, 390x844 and
+1366x800, with no sideways scroll, the status line, the hand and every enabled move on
+screen, touch-size controls on phones, and no serious or critical axe-core finding in
+English or Japanese; the lobby and the waiting room too.
+
+One seeded room per game (seat 0 the human, the rest CPUs, made straight in the suite's
+Redis) is opened in one page; at each new state of the table (phase, a result on top,
+a prompt) the page is resized through the three sizes and checked, then the test makes
+a move from the dock and goes on. The ends of rounds that take minutes of CPU play
+(Hachinin Meri, Utsuke, Junocos, Shirokuro Jong) are checked on a match played to its
+end by the engine and drawn by the table module (`finished_match_message`).
+Phone screenshots of each state go to artifacts/screenshots/sweep-*.png.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.layout import SIZES, axe_problems, layout_problems
+from tests.browser.pages import (
+    click_first,
+    finished_match_message,
+    host_room,
+    open_seat,
+    render_table,
+    seeded_room,
+)
+
+# game -> (seats, options, moves at step n: selectors tried in order, first present wins)
+Moves = Callable[[int], tuple[str, ...]]
+CARD = "#dock button.tcard.playable"
+GAMES: dict[str, tuple[list[str], dict[str, object], Moves]] = {
+    # Two exchanges, then a first grab without four of a kind: the confirmation, then
+    # "Grab anyway" ends the round with the early-grab penalty.
+    "usunoro": (
+        ["host", "cpu", "cpu", "cpu"],
+        {},
+        lambda n: (
+            ("#exchange:not([disabled])", "#dock .hand button.card")
+            if n < 4
+            else ("#grab-anyway", "[data-grab]:not([disabled])")
+        ),
+    ),
+    "hachinin_meri": (
+        ["host"] + ["cpu"] * 7,
+        {},
+        lambda n: ("#pass-button", "#declare-button", CARD),
+    ),
+    "utsuke": (
+        ["host", "cpu", "cpu"],
+        {},
+        lambda n: ("#guess-confirm:not([disabled])", '[data-guess="2"]', CARD),
+    ),
+    "junocos": (["host", "cpu", "cpu"], {}, lambda n: (CARD,)),
+    # Rotation, a draw, an insert, then a discard with a knock: the round's result.
+    "kokuto_rum": (
+        ["host", "cpu"],
+        {},
+        lambda n: (
+            "#rotate-keep",
+            "#draw-pile",
+            '#dock [data-gap="0"]',
+            "#discard-knock:not([disabled])",
+            "#dock button.sk-card",
+        ),
+    ),
+    "shirokuro_jong": (
+        ["host", "cpu"],
+        {"claim_timeout_ms": 15000},
+        lambda n: (
+            "#rotate-keep",
+            "#claim-pass",
+            '#dock [data-gap="0"]',
+            "#discard:not([disabled])",
+            "#dock button.sk-card",
+            "#next-round",
+        ),
+    ),
+}
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+STEPS = 8  # moves per game: through the first phases without playing whole rounds
+SECONDS = 25  # at most this long per game, CPUs' thinking included
+
+
+def state_of(page: Page) -> str:
+    """What the table shows now, for "is this a state not yet checked"."""
+    return page.evaluate(
+        """() => {
+          const table = document.querySelector('.table');
+          const parts = [table ? table.dataset.phase : 'none'];
+          for (const [sel, tag] of [['#round-result', 'result'], ['#grab-confirm', 'confirm'],
+                                    ['#claim-prompt', 'claim'], ['#guess-panel', 'guess']])
+            if (document.querySelector(sel)) parts.push(tag);
+          return parts.join('+');
+        }"""
+    )
+
+
+def check_sizes(page: Page, label: str, must_see: tuple[str, ...]) -> list[str]:
+    """Resize through SIZES, checking the layout at each; phone screenshots saved."""
+    problems = []
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.evaluate(
+            "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+        problems += [f"{label} at {width}x{height}: {p}" for p in layout_problems(page, must_see)]
+        if width <= 390:
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / f"sweep-{label}-{width}.png"))
+    page.set_viewport_size({"width": 390, "height": 844})
+    return problems
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_table_fits_phones_through_its_phases(new_page, server_url, redis_url, game_id) -> None:
+    seats, options, moves = GAMES[game_id]
+    code, seat, token = seeded_room(redis_url, game_id, seats, seed=3, options=options)
+    page = new_page(width=390, height=844)
+    open_seat(page, server_url, code, seat, token)
+    expect(page.locator("#my-hand")).to_be_visible()
+    problems: list[str] = []
+    seen: list[str] = []
+    deadline = time.monotonic() + SECONDS
+    step = 0
+    while step < STEPS and time.monotonic() < deadline:
+        state = state_of(page)
+        if state not in seen:
+            seen.append(state)
+            must_see = ("#status-line", "#my-hand")
+            if "result" in state:
+                must_see += ("#round-result h2",)
+            problems += check_sizes(page, f"{game_id}-{state}", must_see)
+            if len(seen) == 1:
+                # Mid-round: axe-core in English, then Japanese.
+                problems += [f"{game_id} en: {p}" for p in axe_problems(page)]
+                page.click("#lang-toggle")
+                problems += [f"{game_id} ja: {p}" for p in axe_problems(page)]
+                page.click("#lang-toggle")
+        if click_first(page, moves(step)):
+            step += 1
+        page.wait_for_timeout(150)
+    assert len(seen) >= 2, f"the sweep saw one state only: {seen}"
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("game_id", list(GAMES))
+def test_finished_match_fits_phones(new_page, server_url, game_id) -> None:
+    seats = len(GAMES[game_id][0])
+    page = new_page(width=390, height=844)
+    render_table(page, server_url, game_id, finished_match_message(game_id, seats, 0))
+    problems = check_sizes(page, f"{game_id}-finished", ("#round-result h2",))
+    problems += axe_problems(page)
+    assert not problems, "\n".join(problems)
+
+
+def test_lobby_and_waiting_room_fit_phones(new_page, server_url) -> None:
+    page = new_page(width=390, height=844)
+    page.goto(server_url + "/")
+    problems: list[str] = []
+    for game_id in GAMES:
+        page.locator(f'input[name="game"][value="{game_id}"]').check()
+        problems += check_sizes(page, f"lobby-{game_id}", ())
+    for lang in ("en", "ja"):
+        problems += [f"lobby {lang}: {p}" for p in axe_problems(page)]
+        page.click("#lang-toggle")
+    host_room(page, server_url, "usunoro", friend_seats=(1,))
+    expect(page.locator("#seat-list")).to_be_visible()
+    problems += check_sizes(page, "waiting-room", ())
+    for lang in ("en", "ja"):
+        problems += [f"waiting room {lang}: {p}" for p in axe_problems(page)]
+        page.click("#lang-toggle")
+    assert not problems, "\n".join(problems)

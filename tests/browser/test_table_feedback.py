@@ -1,0 +1,148 @@
+"""What a table tells the player as they play, one behaviour each: why a card may not be
+played (in their language), where keyboard focus goes after a move, the guess kept in
+view, Usunoro's confirmation before a first grab without four of a kind, the countdowns
+of timers that act for the player, and the round-end screen that folds away by itself
+unless kept open.
+
+Rooms are seeded and made straight in the suite's Redis (seat 0 the human); states that
+take minutes of play are made by the engine and drawn by the table module itself.
+"""
+
+from __future__ import annotations
+
+import random
+
+from playwright.sync_api import Page, expect
+
+from server.games import registry
+from tests.browser.pages import PHONE, open_seat, render_table, seeded_room
+
+
+def utsuke_table(new_page, server_url: str, redis_url: str) -> Page:  # type: ignore[no-untyped-def]
+    code, seat, token = seeded_room(redis_url, "utsuke", ["host", "cpu", "cpu"], seed=5)
+    page = new_page(**PHONE)
+    open_seat(page, server_url, code, seat, token)
+    expect(page.locator("#guess-pad")).to_be_visible()
+    return page
+
+
+def test_a_card_that_may_not_be_played_says_why_in_the_players_language(
+    new_page, server_url, redis_url
+) -> None:
+    page = utsuke_table(new_page, server_url, redis_url)
+    card = page.locator("#my-hand button.tcard").first
+    expect(card).to_have_attribute("aria-disabled", "true")
+    card.click(force=True)  # aria-disabled: Playwright would wait for it to be enabled
+    expect(page.locator("#toast")).to_have_text("First make your secret guess.")
+    page.click("#lang-toggle")
+    page.locator("#my-hand button.tcard").first.click(force=True)
+    expect(page.locator("#toast")).to_have_text("先に秘密の予想をしてください。")
+
+
+def test_focus_stays_in_the_dock_after_a_move_and_the_guess_stays_in_view(
+    new_page, server_url, redis_url
+) -> None:
+    page = utsuke_table(new_page, server_url, redis_url)
+    page.focus('[data-guess="2"]')
+    page.keyboard.press("Enter")
+    expect(page.locator('[data-guess="2"]')).to_be_focused()
+    page.focus("#guess-confirm")
+    page.keyboard.press("Enter")
+    expect(page.locator("#guess-pad")).to_have_count(0)
+    in_dock = "() => Boolean(document.activeElement && document.activeElement.closest('#dock'))"
+    assert page.evaluate(in_dock), "focus went to the page top after the guess"
+    reminder = page.locator("#guess-reminder")
+    expect(reminder).to_contain_text("the Lord takes 2", timeout=20_000)
+    expect(reminder).to_be_in_viewport()
+
+
+def usunoro_table(new_page, server_url: str, redis_url: str, seed: int = 2) -> Page:  # type: ignore[no-untyped-def]
+    code, seat, token = seeded_room(redis_url, "usunoro", ["host", "cpu", "cpu", "cpu"], seed=seed)
+    page = new_page(**PHONE)
+    open_seat(page, server_url, code, seat, token)
+    expect(page.locator('.table[data-phase="passing"]')).to_be_visible()
+    return page
+
+
+def test_usunoro_asks_before_a_first_grab_without_four_of_a_kind(
+    new_page, server_url, redis_url
+) -> None:
+    page = usunoro_table(new_page, server_url, redis_url)
+    cards = page.locator("#my-hand [data-card]").evaluate_all("ns => ns.map(n => n.dataset.card)")
+    assert len({c[1:] for c in cards}) > 1, "seed 2 deals seat 0 no four of a kind"
+    grab = page.locator('[data-grab="0"]')
+    expect(page.locator("#exchange")).to_be_visible()
+    apart = page.evaluate(
+        """() => document.querySelector('[data-grab="0"]').getBoundingClientRect().left
+                 - document.querySelector('#exchange').getBoundingClientRect().right"""
+    )
+    assert apart >= 16, "Grab stands apart from Exchange"
+    grab.click()
+    expect(page.locator("#grab-confirm")).to_be_visible()
+    page.click("#grab-cancel")
+    expect(page.locator("#grab-confirm")).to_have_count(0)
+    expect(page.locator(".table")).to_have_attribute("data-phase", "passing")
+    grab.click()
+    page.check("#grab-confirm-off")
+    page.click("#grab-anyway")
+    result = page.locator("#round-result")
+    expect(result).to_contain_text("grabbed early")
+    expect(result).to_contain_text("You — Penalties: 1")
+    expect(result.locator("#waiting-for")).to_have_text("The table waits for you to go on.")
+    page.click("#next-round")
+    expect(page.locator('.table[data-phase="passing"]')).to_be_visible()
+    page.locator('[data-grab="0"]').click()  # turned off: no question this time
+    expect(page.locator("#round-result")).to_contain_text("Penalties: 2")
+
+
+def test_usunoro_shows_the_countdown_of_the_automatic_pass(new_page, server_url, redis_url) -> None:
+    page = usunoro_table(new_page, server_url, redis_url)
+    timer = page.locator("#usunoro-countdown")
+    expect(timer).to_contain_text("s to choose: then a card is passed for you")
+    first = timer.locator(".seconds").inner_text()
+    expect(timer.locator(".seconds")).not_to_have_text(first, timeout=5_000)
+    expect(timer).to_be_in_viewport()
+
+
+def after_first_round(game_id: str, seats: int, seed: int = 1) -> dict:
+    """A view frame for seat 0 just after the first round ended and the next began,
+    from seeded random legal moves."""
+    game = registry.get(game_id)
+    state = game.new(seats, {}, seed)
+    pick = random.Random(seed)
+    while True:
+        view = game.view(state, 0)
+        if view.get("last_round") and game.outcome(state) is None:
+            break
+        seat = next(s for s in range(seats) if game.actions(state, s))
+        game.apply(state, seat, pick.choice(game.actions(state, seat)), 0)
+    return {
+        "view": view,
+        "outcome": None,
+        "legal": {0: game.actions(state, 0)},
+        "seats": [{"kind": "human"}] + [{"kind": "cpu"}] * (seats - 1),
+        "you": [0],
+        "room": {"game_ms": 0, "running": True},
+    }
+
+
+def test_a_result_the_game_moved_on_from_counts_down_then_folds_unless_kept(
+    new_page, server_url
+) -> None:
+    message = after_first_round("kokuto_rum", 2)
+    page = new_page(**PHONE)
+    page.add_init_script("window.ZASHIKI_RESULT_MS = 1500")
+    render_table(page, server_url, "kokuto_rum", message)
+    result = page.locator("#round-result")
+    expect(result).to_contain_text("Round 1 result")
+    expect(page.locator("#result-countdown")).to_contain_text("Closes in")
+    expect(result).to_have_count(0, timeout=5_000)
+    expect(page.locator("#fold-last-result")).to_contain_text("Round 1 result")
+
+    render_table(page, server_url, "kokuto_rum", message)
+    page.click("#keep-result")
+    expect(page.locator("#result-countdown")).to_have_count(0)
+    page.wait_for_timeout(2_000)  # longer than the countdown would have run
+    expect(result).to_be_visible()
+    page.click("#close-result")
+    expect(result).to_have_count(0)
