@@ -24,8 +24,11 @@
     else if (!uncovered(node)) report.offscreen.push(sel + ' (covered)');
   }
   const table = document.querySelector('#table-root') || document.body;
-  // Enabled moves outside the folds and the header row must be on screen now.
-  for (const b of table.querySelectorAll('button:not([disabled]):not([aria-disabled=true])')) {
+  // At a table, enabled moves outside the folds and the header row must be on screen now
+  // (the lobby and the waiting room are pages that scroll).
+  const moves = document.querySelector('#table-root .table')
+    ? table.querySelectorAll('button:not([disabled]):not([aria-disabled=true])') : [];
+  for (const b of moves) {
     if (!shown(b) || b.closest('details:not([open]), .fold, .table-head, .sk-history')) continue;
     if (!inView(b)) report.offscreen.push(name(b));
     else if (!uncovered(b)) report.offscreen.push(name(b) + ' (covered)');
