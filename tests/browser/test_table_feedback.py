@@ -18,12 +18,21 @@ from server.games import registry
 from tests.browser.pages import PHONE, open_seat, render_table, seeded_room
 
 
-def utsuke_table(new_page, server_url: str, redis_url: str) -> Page:  # type: ignore[no-untyped-def]
-    code, seat, token = seeded_room(redis_url, "utsuke", ["host", "cpu", "cpu"], seed=5)
+def seeded_table(
+    new_page, server_url: str, redis_url: str, game_id: str, seats: list[str], seed: int, ready: str
+) -> Page:  # type: ignore[no-untyped-def]
+    """A seeded room's table at phone size for seat 0, once `ready` shows."""
+    code, seat, token = seeded_room(redis_url, game_id, seats, seed=seed)
     page = new_page(**PHONE)
     open_seat(page, server_url, code, seat, token)
-    expect(page.locator("#guess-pad")).to_be_visible()
+    expect(page.locator(ready)).to_be_visible()
     return page
+
+
+def utsuke_table(new_page, server_url: str, redis_url: str) -> Page:  # type: ignore[no-untyped-def]
+    return seeded_table(
+        new_page, server_url, redis_url, "utsuke", ["host", "cpu", "cpu"], 5, "#guess-pad"
+    )
 
 
 def test_a_card_that_may_not_be_played_says_why_in_the_players_language(
@@ -56,12 +65,10 @@ def test_focus_stays_in_the_dock_after_a_move_and_the_guess_stays_in_view(
     expect(reminder).to_be_in_viewport()
 
 
-def usunoro_table(new_page, server_url: str, redis_url: str, seed: int = 2) -> Page:  # type: ignore[no-untyped-def]
-    code, seat, token = seeded_room(redis_url, "usunoro", ["host", "cpu", "cpu", "cpu"], seed=seed)
-    page = new_page(**PHONE)
-    open_seat(page, server_url, code, seat, token)
-    expect(page.locator('.table[data-phase="passing"]')).to_be_visible()
-    return page
+def usunoro_table(new_page, server_url: str, redis_url: str) -> Page:  # type: ignore[no-untyped-def]
+    seats = ["host", "cpu", "cpu", "cpu"]
+    ready = '.table[data-phase="passing"]'
+    return seeded_table(new_page, server_url, redis_url, "usunoro", seats, 2, ready)
 
 
 def test_usunoro_asks_before_a_first_grab_without_four_of_a_kind(

@@ -129,3 +129,15 @@ def transcript() -> dict[str, Any]:
 def test_golden_transcript_of_a_seeded_match() -> None:
     got = json.loads(json.dumps(transcript()))
     assert got == golden("shirokuro_jong_3seats_seed7.json", lambda: got)
+
+
+def test_a_finished_round_names_the_seats_it_waits_for() -> None:
+    state = GAME.new(3, {}, 7)
+    pick = random.Random(7)
+    while state.phase != "round_over":
+        seat = next(s for s in range(3) if GAME.actions(state, s))
+        assert GAME.view(state, None)["next_pending"] == []
+        GAME.apply(state, seat, pick.choice(GAME.actions(state, seat)), 0)
+    assert GAME.view(state, None)["next_pending"] == [0, 1, 2]
+    GAME.apply(state, 1, {"type": "next"}, 0)
+    assert GAME.view(state, 0)["next_pending"] == [0, 2]

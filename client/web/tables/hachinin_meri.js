@@ -9,6 +9,7 @@ import {
   handRow, legalActions, mergeStrings, mySeat, placesList, scoreTable, seatBox,
   trickArea,
 } from "../tricks.js";
+import { countdown } from "./countdown.js";
 import { dock, fold, paint, statusLine } from "./frame.js";
 import { roundEnds } from "./round_end.js";
 
@@ -84,7 +85,11 @@ export function create(root) {
     const legal = legalActions(ctx).filter((a) => a.type === "declare" || a.type === "pass");
     if (!legal.length) return null;
     const me = mySeat(ctx);
+    const deadline = view.declare_deadline;
     return el("div", { class: "controls", id: "declare-prompt" },
+      deadline === null || deadline === undefined ? null : countdown({
+        id: "declare-countdown", message: ctx.message, deadline, label: (n) => t("hm_cd_declare", { n }),
+      }),
       legal.map((a) => el("button", {
         type: "button", class: "big", id: a.type + "-button", "data-key": a.type,
         onclick: () => ctx.move(me, { type: a.type }),
@@ -308,6 +313,7 @@ export const STRINGS = mergeStrings({
     hm_final_so_far: "Totals: {ta} {a}, {tb} {b}",
     hm_why_discard: "Only a nontrump may be discarded.",
     hm_why_declare: "First declare or pass.",
+    hm_cd_declare: "{n} s to answer: then you pass",
   },
   ja: {
     opt_concealed_robai_bonus: "隠れロバイの得点",
@@ -367,5 +373,6 @@ export const STRINGS = mergeStrings({
     hm_final_so_far: "合計：{ta} {a}、{tb} {b}",
     hm_why_discard: "捨てられるのは切り札以外のカードだけです。",
     hm_why_declare: "先に宣言かパスを選んでください。",
+    hm_cd_declare: "あと{n}秒で自動的にパスになります",
   },
 });

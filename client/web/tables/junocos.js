@@ -195,6 +195,8 @@ export function create(root) {
         tableHeader(ctx, [
           t("tc_round", { n: round, total: view.rounds }),
           t("jc_start_is", { who: ctx.seatLabel(view.start) }),
+          view.trump ? el("span", { class: "badge strong", id: "trump-badge" },
+            t("jc_trump_badge", { colour: t("colour_" + view.trump[0]), n: view.trump[1] })) : null,
         ]),
         el("div", { class: "board" }, view.phase === "play" ? currentTrick(view) : null, trumpBox(view)),
         dock(statusLine(statusText(view, me)), draftRow(view), myCards(view, me)),
@@ -252,6 +254,7 @@ export const STRINGS = mergeStrings({
     jc_leftover: "Out of play",
     jc_players: "Players and their open cards",
     jc_why_draft: "First take a card from the face-up row.",
+    jc_trump_badge: "Trumps: {colour} and every {n}",
   },
   ja: {
     opt_trump_number_suit: "切り札の数字のカード",
@@ -289,5 +292,6 @@ export const STRINGS = mergeStrings({
     jc_leftover: "使わない札",
     jc_players: "プレイヤーと公開札",
     jc_why_draft: "先に表向きの列から一枚取ってください。",
+    jc_trump_badge: "切り札：{colour}とすべての{n}",
   },
 });

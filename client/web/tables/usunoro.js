@@ -16,7 +16,7 @@ import { roundEnds } from "./round_end.js";
 export const STRINGS = {
   en: {
     u_cd_mark: "{n} s to choose: then a card is passed for you",
-    u_cd_marked: "{n} s until the others' cards are passed for them",
+    u_cd_idle: "{n} s without a move and the round is void",
     u_cd_race: "{n} s left to grab",
     u_confirm_title: "Grab without four of a kind?",
     u_confirm_text: "Your hand is not four of one rank: grabbing first now is an early grab and costs you a penalty.",
@@ -27,7 +27,7 @@ export const STRINGS = {
   },
   ja: {
     u_cd_mark: "あと{n}秒で自動的にカードが渡されます",
-    u_cd_marked: "あと{n}秒でほかの人のカードも自動で渡されます",
+    u_cd_idle: "あと{n}秒だれも動かなければこの回は無効になります",
     u_cd_race: "取れるのはあと{n}秒",
     u_confirm_title: "同じ数字4枚がそろっていませんが取りますか？",
     u_confirm_text: "手札は同じ数字4枚ではありません。いま最初に取ると早取りになり、罰点が1つつきます。",
@@ -39,6 +39,7 @@ export const STRINGS = {
 };
 
 const CONFIRM_KEY = "zashiki.usunoro.confirmGrab";
+const IDLE_WARNING_MS = 30_000; // the idle void is shown once it is this close
 
 /** Four cards of one rank (server/games/usunoro.py is_matching). */
 function matching(hand) {
@@ -260,13 +261,21 @@ export function create(root) {
       el("div", { class: "controls u-grab" }, grabs));
   }
 
+  /** The rule timer that will act for this player next (PROTOCOL.md "Rule timers"). */
   function timer(view) {
-    if (view.deadline === null || view.deadline === undefined || !ctx.you.length) return null;
-    const marked = ctx.you.every((s) => viewOf(s).mark);
-    const key = view.phase === "race" ? "u_cd_race" : marked ? "u_cd_marked" : "u_cd_mark";
+    if (!ctx.you.length) return null;
+    const game = (ctx.message.room || {}).game_ms || 0;
+    const unmarked = ctx.you.some((s) => !viewOf(s).mark);
+    let deadline = null;
+    let key = null;
+    if (view.phase === "race" && ctx.you.some((s) => can(s, "grab"))) [deadline, key] = [view.void_at, "u_cd_race"];
+    else if (view.phase === "passing" && unmarked && view.mark_deadline !== null) [deadline, key] = [view.mark_deadline, "u_cd_mark"];
+    else if (view.phase === "passing" && view.idle_deadline !== null && view.idle_deadline - game < IDLE_WARNING_MS) {
+      [deadline, key] = [view.idle_deadline, "u_cd_idle"];
+    }
+    if (deadline === null || deadline === undefined) return null;
     return countdown({
-      id: "usunoro-countdown", message: ctx.message, deadline: view.deadline,
-      label: (n) => t(key, { n }),
+      id: "usunoro-countdown", message: ctx.message, deadline, label: (n) => t(key, { n }),
     });
   }
 
