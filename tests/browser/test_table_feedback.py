@@ -146,10 +146,13 @@ def test_a_result_the_game_moved_on_from_counts_down_then_folds_unless_kept(
     expect(result).to_have_count(0, timeout=5_000)
     expect(page.locator("#fold-last-result")).to_contain_text("Round 1 result")
 
-    render_table(page, server_url, "kokuto_rum", message)
-    page.click("#keep-result")
-    expect(page.locator("#result-countdown")).to_have_count(0)
-    page.wait_for_timeout(2_000)  # longer than the countdown would have run
+    kept = new_page(**PHONE)
+    kept.add_init_script("window.ZASHIKI_RESULT_MS = 5000")
+    render_table(kept, server_url, "kokuto_rum", message)
+    result = kept.locator("#round-result")
+    kept.click("#keep-result")
+    expect(kept.locator("#result-countdown")).to_have_count(0)
+    kept.wait_for_timeout(6_000)  # longer than the countdown would have run
     expect(result).to_be_visible()
-    page.click("#close-result")
+    kept.click("#close-result")
     expect(result).to_have_count(0)

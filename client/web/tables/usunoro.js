@@ -176,7 +176,8 @@ export function create(root) {
     const list = [];
     for (let i = 0; i < 3; i++) {
       const left = i < view.tokens_left;
-      if (left && single && can(me, "grab")) {
+      // While a first grab waits for its confirmation, the tokens do not grab again.
+      if (left && single && can(me, "grab") && confirming === null) {
         list.push(el("button", {
           type: "button", class: "token", "data-key": "token-" + i, "aria-label": t("u_grab"),
           onclick: () => grab(me),
