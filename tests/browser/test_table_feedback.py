@@ -41,11 +41,20 @@ def test_a_card_that_may_not_be_played_says_why_in_the_players_language(
     page = utsuke_table(new_page, server_url, redis_url)
     card = page.locator("#my-hand button.tcard").first
     expect(card).to_have_attribute("aria-disabled", "true")
-    card.click(force=True)  # aria-disabled: Playwright would wait for it to be enabled
-    expect(page.locator("#toast")).to_have_text("First make your secret guess.")
+    tap_until_told(page, card, "First make your secret guess.")
     page.click("#lang-toggle")
-    page.locator("#my-hand button.tcard").first.click(force=True)
-    expect(page.locator("#toast")).to_have_text("先に秘密の予想をしてください。")
+    tap_until_told(page, card, "先に秘密の予想をしてください。")
+
+
+def tap_until_told(page: Page, card, text: str) -> None:  # type: ignore[no-untyped-def]
+    """Tap `card` until the toast says `text` (a tap during a re-render may miss)."""
+    toast = page.locator("#toast")
+    for _ in range(3):
+        card.click(force=True)  # aria-disabled: Playwright would wait for it to be enabled
+        if toast.inner_text() == text:
+            return
+        page.wait_for_timeout(500)
+    expect(toast).to_have_text(text)
 
 
 def test_focus_stays_in_the_dock_after_a_move_and_the_guess_stays_in_view(
