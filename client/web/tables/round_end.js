@@ -63,21 +63,22 @@ export function roundEnds(redraw) {
     const waiting = waitsForMe ? (others ? t("re_waiting_you_and", { who: others }) : t("re_waiting_you"))
       : others ? t("re_waiting_for", { who: others }) : null;
     if (waiting) bar.push(el("p", { class: "waiting-for", id: "waiting-for", role: "status" }, waiting));
-    if (auto && !state.kept) {
-      bar.push(countdown({
-        id: "result-countdown", at: state.at, total: AUTO_MS(),
-        label: (n) => t("re_closes_in", { n }), onDone: redraw,
-      }));
-      bar.push(el("button", {
-        type: "button", class: "ghost", id: "keep-result", "data-key": "keep-result",
-        onclick: () => { state.kept = true; redraw(); },
-      }, t("re_keep_open")));
-    }
+    // Close first: on a narrow phone the bar may wrap, and the buttons must stay on top.
     if (auto) {
       bar.push(el("button", {
         type: "button", id: "close-result", "data-key": "close-result",
         onclick: () => { state.closed = true; redraw(); },
       }, t("re_close")));
+    }
+    if (auto && !state.kept) {
+      bar.push(el("button", {
+        type: "button", class: "ghost", id: "keep-result", "data-key": "keep-result",
+        onclick: () => { state.kept = true; redraw(); },
+      }, t("re_keep_open")));
+      bar.push(countdown({
+        id: "result-countdown", at: state.at, total: AUTO_MS(),
+        label: (n) => t("re_closes_in", { n }), onDone: redraw,
+      }));
     }
     return {
       top: el("section", { class: "result round-end", id: "round-result", "aria-label": title },
