@@ -65,8 +65,11 @@ class TalkRules:
     spectators_muted: bool = False
     deal_text: bool = False
 
-    def dump(self) -> dict[str, Any]:
-        """Plain data for the saved room."""
+    def dump(self) -> dict[str, Any] | None:
+        """Plain data for the saved room; None while nothing is set (most rooms: a save
+        then costs what it did before table talk)."""
+        if not (self.muted or self.spectators_muted or self.deal_text):
+            return None
         return {
             "muted": sorted(self.muted),
             "spectators_muted": self.spectators_muted,
@@ -86,14 +89,18 @@ def text_open(game_id: str, status: str, rules: TalkRules) -> bool:
     return not (game_id in QUIET_DEALS and status == "playing" and not rules.deal_text)
 
 
-def public(game_id: str, status: str, rules: TalkRules) -> dict[str, Any]:
+def public(game_id: str, status: str, rules: TalkRules) -> dict[str, Any] | None:
     """The view's `room.talk`: text open now, who is muted, the quiet-deal switch
-    (None for games whose rules allow talk during a deal)."""
+    (None for games whose rules allow talk during a deal). None when all is open and
+    nobody muted in a game that allows talk (most rooms: their views stay as small)."""
+    quiet = game_id in QUIET_DEALS
+    if not (quiet or rules.muted or rules.spectators_muted):
+        return None
     return {
         "text": text_open(game_id, status, rules),
         "muted": sorted(rules.muted),
         "spectators_muted": rules.spectators_muted,
-        "deal_text": rules.deal_text if game_id in QUIET_DEALS else None,
+        "deal_text": rules.deal_text if quiet else None,
     }
 
 

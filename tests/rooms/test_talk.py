@@ -121,6 +121,7 @@ async def test_the_history_keeps_the_last_200_messages(env: Env) -> None:
 async def test_the_host_mutes_a_seat_and_the_spectators(env: Env) -> None:
     _, _, (host, friend, watcher) = await lobby(env)
     assert host.att is not None and friend.att is not None and watcher.att is not None
+    assert watcher.last["room"]["talk"] is None
     with pytest.raises(RoomError, match="not_host"):
         await friend.att.talk({"t": "mute", "seat": 0, "muted": True})
     with pytest.raises(RoomError, match="bad_seat"):
@@ -144,6 +145,8 @@ async def test_the_host_mutes_a_seat_and_the_spectators(env: Env) -> None:
             await att.talk(frame)
     await host.att.talk({"t": "chat", "text": "the host still talks"})
     await host.att.talk({"t": "mute", "seat": 1, "muted": False})
+    await host.att.talk({"t": "mute", "spectators": True, "muted": False})
+    assert watcher.last["room"]["talk"] is None  # all open again: views as small as before
     await friend.att.talk({"t": "chat", "text": "thanks"})
     assert [m["text"] for m in said(watcher)] == ["the host still talks", "thanks"]
 
