@@ -54,8 +54,13 @@ def test_the_document_is_asyncapi_3_and_every_message_has_a_payload() -> None:
     received = {
         ref["$ref"].rpartition("/")[2] for ref in doc["operations"]["receiveFromServer"]["messages"]
     }
-    assert sent == {"hello", "move", "shown", "visible", "pause", "resume", "ping"}
-    assert received == {"welcome", "view", "ack", "error", "pong", "closed"}
+    assert sent == {"hello", "move", "shown", "visible", "pause", "resume", "ping"} | {
+        "chat",
+        "react",
+        "mute",
+        "deal_text",
+    }
+    assert received == {"welcome", "view", "ack", "error", "pong", "closed", "chat", "react"}
     for name in sent | received:
         payload_validator(name).is_valid({"t": name})  # every $ref resolves
 
@@ -86,12 +91,21 @@ async def test_every_frame_of_a_real_match_matches_the_description(client: Clien
     a = await client.connect(host.code, [host.token], record=True)
     b = await client.connect(host.code, [friend.token], record=True)
     spectator = await client.connect(host.code, [], record=True)
+    talk = [
+        {"t": "chat", "text": "good luck <3"},
+        {"t": "react", "reaction": "gg"},
+        {"t": "mute", "spectators": True, "muted": True},
+    ]
+    for frame in talk:
+        check(frame)
     async with a, b, spectator:
         await a.send({"t": "ping"})
+        for frame in talk:
+            await a.send(frame)
         await play_all(a, b)
     frames = [codec.unpack(raw) for conn in (a, b, spectator) for raw in conn.raw or []]
     kinds = {frame["t"] for frame in frames}
-    assert {"welcome", "view", "pong"} <= kinds
+    assert {"welcome", "view", "pong", "chat", "react"} <= kinds
     assert any(f["t"] == "view" and "outcome" in f for f in frames)
     for frame in frames:
         check(frame)
