@@ -23,9 +23,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     # Without --lease-ms (or its variable) the manager's own default applies.
     lease = {} if args.lease_ms is None else {"lease_ms": args.lease_ms}
+    rate, _, burst = args.frame_rate.partition("/")
     limits = Limits(
         rate_limits=parse_rate_limits(args.rate_limits),
         spectators_per_room=args.spectators_per_room,
+        frames_per_second=float(rate),
+        frame_burst=int(burst or rate),
     )
     serve(
         host=args.host,
@@ -94,6 +97,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("ZASHIKI_RATE_LIMITS", ""),
         help='per client address: "rooms=30/10,seats=60/20,lookups=300/60" (per minute/'
         'burst; these are the defaults) or "off" (default: $ZASHIKI_RATE_LIMITS)',
+    )
+    serve.add_argument(
+        "--frame-rate",
+        default=os.environ.get("ZASHIKI_FRAME_RATE", "20/40"),
+        help='websocket frames a second per connection, and the burst: "20/40" (the '
+        "default; $ZASHIKI_FRAME_RATE)",
     )
     serve.add_argument(
         "--spectators-per-room",
