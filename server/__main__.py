@@ -29,6 +29,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         spectators_per_room=args.spectators_per_room,
         frames_per_second=float(rate),
         frame_burst=int(burst or rate),
+        ping_interval_s=args.ws_ping_s,
     )
     serve(
         host=args.host,
@@ -103,6 +104,13 @@ def build_parser() -> argparse.ArgumentParser:
         default=os.environ.get("ZASHIKI_FRAME_RATE", "20/40"),
         help='websocket frames a second per connection, and the burst: "20/40" (the '
         "default; $ZASHIKI_FRAME_RATE)",
+    )
+    serve.add_argument(
+        "--ws-ping-s",
+        type=float,
+        default=float(os.environ.get("ZASHIKI_WS_PING_S", "20")),
+        help="websocket keep-alive: a ping this often; no pong within as long again "
+        "closes the socket with 1011 (default: $ZASHIKI_WS_PING_S, else 20)",
     )
     serve.add_argument(
         "--spectators-per-room",

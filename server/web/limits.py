@@ -25,6 +25,9 @@ class Limits:
     connections_per_room: int = 32
     spectators_per_room: int = 16
     hello_timeout_s: float = 10.0
+    # The transport's websocket keep-alive: a ping this often, and a client that has not
+    # answered within as long again is closed with 1011 (a client that reads nothing).
+    ping_interval_s: float = 20.0
     # Frames queued for a client that does not read; past this it is disconnected
     # rather than allowed to grow the server's memory.
     outbox_frames: int = 512

@@ -53,6 +53,8 @@ def serve(
         http="httptools",
         ws="websockets-sansio",
         ws_max_size=limits.transport_max_frame,
+        ws_ping_interval=limits.ping_interval_s,
+        ws_ping_timeout=limits.ping_interval_s,
         # Frames are small msgpack maps; compressing them costs more CPU than it saves.
         ws_per_message_deflate=False,
         lifespan="on",

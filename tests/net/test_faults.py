@@ -9,8 +9,10 @@ from pathlib import Path
 
 import httpx
 import pytest
+import redis.asyncio as aioredis
 
 from client.lib import Client
+from server.store import codec
 from server.web.frames import Close
 from tests.conftest import RedisProcess
 from tests.net.conftest import CLEAN_EXIT, ServerProcess
@@ -103,20 +105,78 @@ async def test_a_server_restarted_in_place_serves_its_rooms_at_once(
 async def test_the_python_client_retries_a_first_connect_refused_as_room_elsewhere(
     redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("ZASHIKI_LEASE_MS", "8000")
     monkeypatch.setenv("ZASHIKI_NODE_ID", "first-life")
     first = ServerProcess(redis_url, tmp_path / "first.log")
     first.start()
     host = await Client(first.url).create_room("usunoro", seats=["host", "cpu", "cpu", "cpu"])
-    first.stop(signal.SIGKILL)  # its lease stays held by a process that is gone
-    # Another process (another identity) answers room_elsewhere until the lease lapses.
+    first.stop(signal.SIGKILL)
     monkeypatch.setenv("ZASHIKI_NODE_ID", "second-life")
     second = ServerProcess(redis_url, tmp_path / "second.log")
     second.start()
     try:
+        # The room's lease is held by a process that is gone (for a few seconds more):
+        # the server answers room_elsewhere until it lapses.
+        admin = aioredis.Redis.from_url(redis_url)
+        await admin.set(f"zk:lease:{host.code}", "gone-process", px=4000)
+        await admin.aclose()
         ws = await hello(second, host.code, [host.token])
         assert (await frame(ws, "error"))["code"] == "room_elsewhere"
         async with await Client(second.url).connect(host.code, [host.token]) as conn:
             assert conn.seats == [host.seat]
     finally:
         second.stop()
+
+
+@pytest.fixture
+def pinging_server(
+    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[ServerProcess]:
+    """A server whose websocket keep-alive pings every half second."""
+    monkeypatch.setenv("ZASHIKI_WS_PING_S", "0.5")
+    proc = ServerProcess(redis_url, tmp_path / "server.log")
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+def server_frames(data: bytes) -> list[tuple[int, bytes]]:
+    """(opcode, payload) of each whole frame in bytes a server sent (never masked)."""
+    found, at = [], 0
+    while at + 2 <= len(data):
+        opcode, size, at = data[at] & 0x0F, data[at + 1] & 0x7F, at + 2
+        if size == 126:
+            size, at = int.from_bytes(data[at : at + 2], "big"), at + 2
+        elif size == 127:
+            size, at = int.from_bytes(data[at : at + 8], "big"), at + 8
+        if at + size > len(data):
+            break
+        found.append((opcode, data[at : at + size]))
+        at += size
+    return found
+
+
+async def test_a_client_that_never_reads_is_closed_with_the_documented_1011(
+    pinging_server: ServerProcess,
+) -> None:
+    host = await Client(pinging_server.url).create_room(
+        "usunoro", seats=["host", "cpu", "cpu", "cpu"]
+    )
+    reader, writer = await asyncio.open_connection("127.0.0.1", pinging_server.port)
+    writer.write(
+        f"GET /ws?room={host.code} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    hello_frame = codec.pack({"t": "hello", "tokens": [host.token]})
+    mask = b"\x01\x02\x03\x04"
+    masked = bytes(b ^ mask[i % 4] for i, b in enumerate(hello_frame))
+    writer.write(bytes([0x82, 0x80 | len(hello_frame)]) + mask + masked)
+    await writer.drain()
+    # Never answer anything (no pong): read only once the server has hung up.
+    data = await asyncio.wait_for(reader.read(), 60)
+    writer.close()
+    body = data.split(b"\r\n\r\n", 1)[1]
+    frames_sent = server_frames(body)
+    closes = [payload for opcode, payload in frames_sent if opcode == 0x8]
+    assert closes and int.from_bytes(closes[-1][:2], "big") == 1011
+    assert any(opcode == 0x9 for opcode, _ in frames_sent)  # the unanswered pings

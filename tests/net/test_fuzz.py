@@ -198,7 +198,9 @@ def fuzz_frame(rng: random.Random, conn: Conn) -> tuple[bytes | str, bool]:
     if roll < 0.85:
         frame = {junk_key(rng): junk(rng) for _ in range(rng.randrange(4))}
         if rng.random() < 0.6:
-            frame["t"] = rng.choice(["move", "hello", "shown", "visible", "ping", "nope", 3])
+            frame["t"] = rng.choice(
+                ["move", "hello", "shown", "visible", "ping", "chat", "react", "mute", "nope", 3]
+            )
         return codec.pack(hidden(frame)), False
     if roll < 0.92:
         return codec.pack(junk(rng)), False
@@ -214,17 +216,18 @@ def hidden(frame: dict[str, Any]) -> dict[str, Any]:
     return frame
 
 
+# Frames that may get no answer frame when accepted (chat and reactions are broadcast).
+MAYBE_UNANSWERED = ("shown", "visible", "pause", "resume", "chat", "react", "mute", "deal_text")
+
+
 def answered(data: bytes | str) -> bool:
     """True for a frame the server always answers with exactly one error, ack or pong
-    frame (or a view carrying an ack): all but well-formed shown, visible, pause and
-    resume frames, which may get none."""
+    frame (or a view carrying an ack): all but those of MAYBE_UNANSWERED's kinds."""
     try:
         frame = codec.unpack(data) if isinstance(data, bytes) else None
     except codec.DecodeError:
         return True
-    return not (
-        isinstance(frame, dict) and frame.get("t") in ("shown", "visible", "pause", "resume")
-    )
+    return not (isinstance(frame, dict) and frame.get("t") in MAYBE_UNANSWERED)
 
 
 def frame_fits(data: bytes | str) -> bool:
