@@ -80,7 +80,8 @@ def unseen_cards(view: dict[str, Any]) -> list[str]:
     seen.update(
         deck.card_text(deck.parse_held(t)[0]) for ms in view["melds"] for m in ms for t in m
     )
-    seen[view["dora"]] += 1
+    if view["dora"]:  # None while seats choose their rotation (S14)
+        seen[view["dora"]] += 1
     if view.get("drawn"):
         seen[view["drawn"]] += 1
     out = []
@@ -329,12 +330,15 @@ def outlook(view: dict[str, Any], seat: int) -> Outlook:
     for w, b, n in unseen:
         supply[w] += n
         supply[b] += n
-    white, black = faces(view["dora"])
-    if view["options"]["dora"] == "either_number":
+    dora: frozenset[int] = frozenset()
+    if view["dora"] is None:  # not turned up yet (S14)
+        pass
+    elif view["options"]["dora"] == "either_number":
+        white, black = faces(view["dora"])
         numbers = {white % 6, black % 6}
         dora = frozenset(v for v in range(12) if v % 6 in numbers)
     else:
-        dora = frozenset((white, black))
+        dora = frozenset(faces(view["dora"]))
     ctx = WinContext(
         oya=seat == view["oya"],
         dora=dora,

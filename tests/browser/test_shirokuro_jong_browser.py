@@ -57,8 +57,11 @@ def test_newcomer_plays_a_round_to_its_result(new_page, server_url) -> None:
     page = new_page(**DESKTOP)
     host_room(page, server_url, "shirokuro_jong", seats=2)
     start(page)
-    expect(page.locator("#dora [data-card]")).to_be_visible()
+    # S14: the Dora indicator is turned up once every seat has chosen its rotation.
+    expect(page.locator("#dora")).to_be_visible()
+    expect(page.locator("#dora [data-card]")).to_have_count(0)
     met = play_until_result(page)
+    expect(page.locator("#dora [data-card]")).to_be_visible()
     assert {"claim", "insert", "discard"} <= met or page.locator("[data-yaku]").count()
     result = page.locator("#round-result")
     expect(result.locator(".sk-explain").first).to_be_visible()

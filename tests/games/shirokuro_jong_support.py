@@ -92,17 +92,38 @@ def values(state: JongState, seat: int) -> str:
     return " ".join(t[:2] for t in texts(state, seat).split())
 
 
+def auto_passed(state: JongState, seat: int, action: dict[str, Any]) -> bool:
+    """Whether `action` is a pass the server already answered for `seat` (S13)."""
+    return (
+        action == {"type": "pass"}
+        and state.phase == "claim"
+        and seat not in state.pending
+        and state.answers[seat] == {"type": "pass"}
+    )
+
+
+def close_window(state: JongState) -> list[dict[str, Any]]:
+    """Let a claim window every seat has answered reach its uniform minimum (S13)."""
+    if state.phase == "claim" and not state.pending:
+        return GAME.expire(state, state.claim_min)
+    return []
+
+
 def play(state: JongState, *moves: tuple[int, dict[str, Any]]) -> list[dict[str, Any]]:
-    """Apply moves in order; returns every event."""
+    """Apply moves in order at game time 0, letting each answered claim window close
+    after its minimum; a pass the server already gave for a seat is skipped. Returns
+    every event."""
     events: list[dict[str, Any]] = []
     for seat, action in moves:
-        events += GAME.apply(state, seat, action, 0)
+        if not auto_passed(state, seat, action):
+            events += GAME.apply(state, seat, action, 0)
+        events += close_window(state)
     return events
 
 
 def pass_all(state: JongState) -> list[dict[str, Any]]:
-    """Every seat still asked in the claim window passes."""
+    """Every seat still asked in the claim window passes; the window closes."""
     events: list[dict[str, Any]] = []
-    for seat in list(state.pending):
+    for seat in list(state.pending) if state.phase == "claim" else []:
         events += GAME.apply(state, seat, {"type": "pass"}, 0)
-    return events
+    return events + close_window(state)

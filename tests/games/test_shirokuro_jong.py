@@ -14,7 +14,14 @@ import pytest
 from server.games.contract import IllegalAction
 from server.games.shirokuro_jong import GAME
 from server.games.shirokuro_jong.hands import parse_values, waits
-from tests.games.shirokuro_jong_support import pass_all, play, table, texts, values
+from tests.games.shirokuro_jong_support import (
+    close_window,
+    pass_all,
+    play,
+    table,
+    texts,
+    values,
+)
 
 DISCARD0 = {"type": "discard", "index": 0}
 PASS = {"type": "pass"}
@@ -34,6 +41,9 @@ def random_match(seats: int, seed: int, options: dict[str, Any] | None = None) -
     events: list[Any] = []
     while GAME.outcome(state) is None:
         legal = {s: a for s in range(seats) if (a := GAME.actions(state, s))}
+        if not legal:  # every seat answered: the window closes after its minimum
+            events += close_window(state)
+            continue
         seat = rng.choice(sorted(legal))
         events += GAME.apply(state, seat, rng.choice(legal[seat]), 0)
     return events
@@ -71,9 +81,12 @@ def test_item02_each_result_is_shown_under_its_own_round_number(seats: int) -> N
     shown = []  # the round number over each result, in order
     while GAME.outcome(state) is None:
         legal = {s: a for s in range(seats) if (a := GAME.actions(state, s))}
-        seat = rng.choice(sorted(legal))
         was = state.phase
-        GAME.apply(state, seat, rng.choice(legal[seat]), 0)
+        if legal:
+            seat = rng.choice(sorted(legal))
+            GAME.apply(state, seat, rng.choice(legal[seat]), 0)
+        else:  # every seat answered: the window closes after its minimum
+            close_window(state)
         if was != state.phase and state.phase in ("round_over", "match_over"):
             shown.append(GAME.view(state, None)["round"])
     assert shown == list(range(1, 2 * seats + 1))
@@ -107,9 +120,12 @@ def test_item02_each_result_is_shown_under_its_own_oya(seats: int) -> None:
     dealt, shown = [0], []  # the Oya of each deal (new() dealt the first), over each result
     while GAME.outcome(state) is None:
         legal = {s: a for s in range(seats) if (a := GAME.actions(state, s))}
-        seat = rng.choice(sorted(legal))
         was = state.phase
-        events = GAME.apply(state, seat, rng.choice(legal[seat]), 0)
+        if legal:
+            seat = rng.choice(sorted(legal))
+            events = GAME.apply(state, seat, rng.choice(legal[seat]), 0)
+        else:  # every seat answered: the window closes after its minimum
+            events = close_window(state)
         dealt += [e["oya"] for e in events if e["type"] == "dealt"]
         if was != state.phase and state.phase in ("round_over", "match_over"):
             shown.append(GAME.view(state, None)["oya"])
@@ -208,7 +224,7 @@ def test_item09_ron_for_any_other_player() -> None:
     state = table([DISC, RON_W3, JUNK8[6:]])
     play(state, (0, DISCARD0))
     assert {"type": "ron"} in GAME.actions(state, 1)  # seat 1 is not the next player
-    assert GAME.actions(state, 2) == [PASS]
+    assert GAME.actions(state, 2) == []  # S13: the server passed for it
 
 
 def test_item09_pon_for_any_other_player() -> None:
@@ -221,7 +237,7 @@ def test_item09_chii_only_for_the_next_player() -> None:
     hand = "W4 W5 B2 W1 B4 B6 W6"
     state = table([DISC, hand, hand])
     play(state, (0, DISCARD0))
-    assert GAME.actions(state, 1) == [PASS]
+    assert GAME.actions(state, 1) == []  # S13: the server passed for it
     assert GAME.actions(state, 2) == [PASS, {"type": "chii", "index": 0}]
 
 
@@ -287,9 +303,7 @@ def test_item12_drawn_round_gives_one_point_to_each_tenpai_player() -> None:
     play(state, (0, DISCARD0))
     pass_all(state)
     play(state, (1, {"type": "insert", "index": 7, "up": "B"}))
-    play(state, (1, {"type": "discard", "index": 7}))
-    assert GAME.actions(state, 0) == [PASS]
-    pass_all(state)
+    play(state, (1, {"type": "discard", "index": 7}))  # seat 0 has no claim: passed
     assert state.result["kind"] == "drawn"
     assert state.result["deltas"] == [0, 1]
     assert [t["seat"] for t in state.result["tenpai"]] == [1]
@@ -340,7 +354,7 @@ def test_item16_renchan_the_winning_oya_deals_again() -> None:
 
 
 def test_claim_timeout_option_passes_seats_that_did_not_answer() -> None:
-    state = table([JUNK8, PON_W3], options={"claim_timeout_ms": 5000})
+    state = table([DISC, PON_W3], options={"claim_timeout_ms": 5000})
     GAME.apply(state, 0, DISCARD0, 1000)
     assert GAME.deadline(state) == 6000
     assert GAME.expire(state, 5999) == []
@@ -372,8 +386,9 @@ def test_s04_the_nearest_pon_claimant_in_turn_order_wins() -> None:
 
 def test_s04_hand_cards_are_not_turned_but_the_discard_may_be() -> None:
     turned = table(["W3/B4 B6 B6 W6 W6 B2 B2 W4", "W3/B2 B1/W3 W1 W1 B5 W5 B4"])
-    play(turned, (0, DISCARD0))
-    assert GAME.actions(turned, 1) == [PASS]
+    GAME.apply(turned, 0, DISCARD0, 0)
+    assert GAME.actions(turned, 1) == []  # S13: no claim, so the server passed for it
+    assert turned.answers[1] == PASS
     flipped = table(["W4/B3 B6 B6 W6 W6 B2 B2 W4", "B3 B3 W1 W1 B5 W5 B4"])
     play(flipped, (0, DISCARD0))
     assert {"type": "pon", "index": 0} in GAME.actions(flipped, 1)
@@ -381,8 +396,9 @@ def test_s04_hand_cards_are_not_turned_but_the_discard_may_be() -> None:
 
 def test_s05_only_ron_on_the_final_discard() -> None:
     state = table([DISC, PON_W3], fill_pile=False)
-    play(state, (0, DISCARD0))
-    assert GAME.actions(state, 1) == [PASS]
+    GAME.apply(state, 0, DISCARD0, 0)
+    assert GAME.actions(state, 1) == []  # S13: no claim, so the server passed for it
+    assert state.answers[1] == PASS
 
 
 def test_s10_tenpai_counts_a_value_with_no_card_left() -> None:

@@ -67,6 +67,7 @@ const OWN = {
     sj_points_one: "1 pt",
     sj_pile: "Draw pile: {n}",
     sj_dora: "Dora indicator",
+    sj_dora_later: "Turned up once every player has chosen",
     sj_dora_upright: "Dora: {a} and {b} held upright",
     sj_dora_either: "Dora: any upright {a} or {b}",
     sj_discards: "Discards",
@@ -156,6 +157,7 @@ const OWN = {
     sj_points_one: "1点",
     sj_pile: "山札：{n}枚",
     sj_dora: "ドラ表示牌",
+    sj_dora_later: "全員が選び終えたら表にします",
     sj_dora_upright: "ドラ：上向きの{a}と{b}",
     sj_dora_either: "ドラ：上向きの{a}か{b}（色は問わない）",
     sj_discards: "捨て牌",
@@ -245,6 +247,10 @@ export function create(root) {
   }
 
   function doraBlock(v) {
+    if (!v.dora) {  // turned up once every seat has chosen its rotation (RULINGS S14)
+      return el("div", { class: "sj-dora", id: "dora" },
+        el("span", { class: "label" }, t("sj_dora")), el("span", { class: "muted" }, t("sj_dora_later")));
+    }
     const a = valueName(v.dora.slice(0, 2));
     const b = valueName(v.dora.slice(3));
     const either = v.options.dora === "either_number";

@@ -88,15 +88,17 @@ class ShirokuroJong(Game):
             return rules.win(state, [seat], tsumo=True)
         if kind == "next":
             return rules.ready(state, seat)
-        return rules.answer(state, seat, move)
+        return rules.answer(state, seat, move, now)
 
     def deadline(self, state: JongState) -> int | None:
-        """The end of the open claim window, when the claim timeout option is on."""
-        return state.deadline
+        """When the open claim window closes by itself: its uniform minimum once every
+        seat has answered, or the claim timeout (S13)."""
+        return rules.claim_due(state)
 
     def expire(self, state: JongState, now: int) -> list[Event]:
         """Close a claim window that ran out: seats that did not answer pass."""
-        if state.deadline is None or now < state.deadline:
+        due = rules.claim_due(state)
+        if due is None or now < due:
             return []
         return rules.settle(state)
 
@@ -117,7 +119,7 @@ class ShirokuroJong(Game):
             "oya": state.oya,
             "turn": state.turn,
             "scores": list(state.scores),
-            "dora": card_text[state.dora],
+            "dora": None if state.phase == "rotate" else card_text[state.dora],  # S14
             "pile": len(state.pile),
             "hand_sizes": [len(h) for h in state.hands],
             "discards": [[card_text[c] for c in row] for row in state.discards],
@@ -150,6 +152,9 @@ class ShirokuroJong(Game):
         drawn_hidden = world.drawn >= 0 and world.turn != seat
         if drawn_hidden:
             pool.append(world.drawn)
+        dora_hidden = world.phase == "rotate"  # S14: not turned up yet
+        if dora_hidden:
+            pool.append(world.dora)
         rng.shuffle(pool)
         forget = world.phase in ("rotate", "claim")
         for s in hidden:
@@ -161,6 +166,8 @@ class ShirokuroJong(Game):
         world.pending.sort()
         if drawn_hidden:
             world.drawn = pool.pop()
+        if dora_hidden:
+            world.dora = pool.pop()
         world.pile = pool
         world.rng = Rng(int(rng.random() * 2**53)).state  # future deals stay unknown
         if world.phase == "claim":

@@ -19,6 +19,9 @@ from server.games.shirokuro_jong.hands import (
 from server.games.shirokuro_jong.state import UPS, JongState, rounds_total, tables
 
 Event = dict[str, Any]
+# S13: every claim window stays open at least this long (game ms), whoever may claim.
+CLAIM_MIN_MS = 1000
+PASS: dict[str, Any] = {"type": "pass"}
 
 
 # -- dealing ---------------------------------------------------------------------------
@@ -53,15 +56,17 @@ def deal(state: JongState) -> list[Event]:
     state.flips = [None] * n
     state.hand_no += 1
     state.round = state.round_no + 1  # a renchan repeat deals the same round again
+    # S14: the Dora indicator is turned up after the rotation choices (at once without).
+    rotation = state.options["rotation"]
     events: list[Event] = [
         {
             "type": "dealt",
             "round": state.round,
             "oya": state.oya,
-            "dora": tables(state.options["deck"])[2][state.dora],
+            "dora": None if rotation else tables(state.options["deck"])[2][state.dora],
         }
     ]
-    if state.options["rotation"]:
+    if rotation:
         state.phase = "rotate"
         state.pending = list(range(n))
     else:
@@ -87,6 +92,8 @@ def choose_rotation(state: JongState, seat: int, flip: bool) -> list[Event]:
         for s in range(state.seats):
             if state.flips[s]:
                 state.hands[s] = [h ^ 1 for h in state.hands[s]]
+        dora = tables(state.options["deck"])[2][state.dora]
+        events.append({"type": "dora", "dora": dora})
         events += start_play(state)
     return events
 
@@ -112,7 +119,12 @@ def insert(state: JongState, seat: int, index: int, up: str) -> list[Event]:
 
 
 def discard(state: JongState, seat: int, index: int, now: int) -> list[Event]:
-    """Discard a card and open the claim window for every other seat (RULINGS S12)."""
+    """Discard a card and open the claim window for every other seat (RULINGS S12).
+
+    S13: the server answers "pass" at once for every seat with no legal claim; the
+    window lasts at least CLAIM_MIN_MS, then ends once every other seat has answered,
+    or at the claim timeout.
+    """
     card = state.hands[seat].pop(index) >> 1
     state.discards[seat].append(card)
     state.discarder = seat
@@ -123,16 +135,33 @@ def discard(state: JongState, seat: int, index: int, now: int) -> list[Event]:
     refresh_claims(state)
     timeout = state.options["claim_timeout_ms"]
     state.deadline = now + timeout if timeout else None
+    state.claim_min = now + CLAIM_MIN_MS
     text = tables(state.options["deck"])[2][card]
     return [{"type": "discarded", "seat": seat, "card": text, "pile": len(state.pile)}]
 
 
+def claim_due(state: JongState) -> int | None:
+    """When the open claim window next needs the clock: its minimum once every seat has
+    answered, else the claim timeout (None: no window, or waiting with no timeout)."""
+    if state.phase != "claim":
+        return None
+    if not state.pending:
+        return state.claim_min
+    return state.deadline
+
+
 # -- claims ------------------------------------------------------------------------------
 def refresh_claims(state: JongState) -> None:
-    """Compute the claim options of every seat still to answer in the window."""
+    """Compute the claim options of every seat still to answer in the window; the
+    server answers "pass" for a seat with no legal claim (S13)."""
     state.claim_opts = [
         claim_options(state, s) if s in state.pending else [] for s in range(state.seats)
     ]
+    for s in list(state.pending):
+        if state.claim_opts[s] == [PASS]:
+            state.answers[s] = dict(PASS)
+            state.pending.remove(s)
+            state.claim_opts[s] = []
 
 
 def claim_options(state: JongState, seat: int) -> list[dict[str, Any]]:
@@ -165,11 +194,12 @@ def _chii_face(a: int, b: int, faces: tuple[int, int]) -> int | None:
     return None
 
 
-def answer(state: JongState, seat: int, action: dict[str, Any]) -> list[Event]:
-    """Record a seat's claim answer; settle the window once every seat has answered."""
+def answer(state: JongState, seat: int, action: dict[str, Any], now: int) -> list[Event]:
+    """Record a seat's claim answer; settle the window once every seat has answered and
+    its uniform minimum has passed (else `claim_due` wakes it then)."""
     state.answers[seat] = action
     state.pending.remove(seat)
-    return settle(state) if not state.pending else []
+    return settle(state) if not state.pending and now >= state.claim_min else []
 
 
 def settle(state: JongState) -> list[Event]:

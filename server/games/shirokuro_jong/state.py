@@ -59,6 +59,7 @@ class JongState:
         "draws",
         "called",
         "deadline",
+        "claim_min",
         "scores",
         "result",
         "revealed",
@@ -88,7 +89,8 @@ class JongState:
         self.discarder = -1
         self.draws = [0] * seats
         self.called = False
-        self.deadline: int | None = None
+        self.deadline: int | None = None  # the claim timeout (None: off or no window)
+        self.claim_min = 0  # S13: the open claim window lasts at least until this game time
         self.scores = [0] * seats
         self.result: dict[str, Any] | None = None
         self.revealed: list[int] = []
@@ -150,6 +152,7 @@ class JongState:
             "draws": list(self.draws),
             "called": self.called,
             "deadline": self.deadline,
+            "claim_min": self.claim_min,
             "scores": list(self.scores),
             "result": plain_copy(self.result),
             "revealed": list(self.revealed),
@@ -160,8 +163,9 @@ class JongState:
         """The state a `dump` produced."""
         state = cls(data["seats"], dict(data["options"]), data["rng"])
         for name in cls.__slots__:
-            if name not in ("seats", "options", "rng", "round"):
+            if name not in ("seats", "options", "rng", "round", "claim_min"):
                 setattr(state, name, plain_copy(data[name]))
+        state.claim_min = data.get("claim_min", 0)  # saved before S13
         # A room saved before `round` was kept shows what it showed then (the next round
         # over a result, capped at the last) until its next deal sets the field. One saved
         # before the Oya moved at deal time names the next Oya over its result the same way.
