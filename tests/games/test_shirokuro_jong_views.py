@@ -14,7 +14,7 @@ from typing import Any
 
 from server.games.shirokuro_jong import GAME
 from tests.games.golden import golden
-from tests.games.shirokuro_jong_support import pass_all, play, table, texts
+from tests.games.shirokuro_jong_support import close_window, pass_all, play, table, texts
 
 DISCARD0 = {"type": "discard", "index": 0}
 JUNK8 = "W6/B1 B6 B6 W1 W1 B2 B4 W6"
@@ -166,9 +166,22 @@ def test_a_finished_round_names_the_seats_it_waits_for() -> None:
     state = GAME.new(3, {}, 7)
     pick = random.Random(7)
     while state.phase != "round_over":
-        seat = next(s for s in range(3) if GAME.actions(state, s))
         assert GAME.view(state, None)["next_pending"] == []
+        seat = next((s for s in range(3) if GAME.actions(state, s)), None)
+        if seat is None:  # S13: every seat answered, the window closes after its minimum
+            close_window(state)
+            continue
         GAME.apply(state, seat, pick.choice(GAME.actions(state, seat)), 0)
     assert GAME.view(state, None)["next_pending"] == [0, 1, 2]
     GAME.apply(state, 1, {"type": "next"}, 0)
     assert GAME.view(state, 0)["next_pending"] == [0, 2]
+
+
+def test_s14_the_dora_indicator_is_turned_up_after_the_rotation_choices() -> None:
+    state = GAME.new(2, {"rotation": True}, 8)
+    assert [GAME.view(state, s)["dora"] for s in (0, 1, None)] == [None] * 3
+    events = play(state, (0, {"type": "rotate", "flip": False}))
+    assert GAME.view(state, 1)["dora"] is None and not any(e["type"] == "dora" for e in events)
+    events = play(state, (1, {"type": "rotate", "flip": True}))
+    shown = GAME.view(state, None)["dora"]
+    assert shown is not None and {"type": "dora", "dora": shown} in events
