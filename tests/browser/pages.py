@@ -167,9 +167,14 @@ def finished_match_message(game_id: str, seats: int, seat: int | None, seed: int
     game = registry.get(game_id)
     state = game.new(seats, {}, seed)
     pick = random.Random(seed)
+    now = 0
     while game.outcome(state) is None:
-        seat_to_move = next(s for s in range(seats) if game.actions(state, s))
-        game.apply(state, seat_to_move, pick.choice(game.actions(state, seat_to_move)), 0)
+        movers = [s for s in range(seats) if game.actions(state, s)]
+        if not movers:  # only a rule timer can move the game on (a claim window's minimum)
+            now = max(now, game.deadline(state))
+            game.expire(state, now)
+            continue
+        game.apply(state, movers[0], pick.choice(game.actions(state, movers[0])), now)
     return {
         "view": game.view(state, seat),
         "outcome": game.outcome(state),
