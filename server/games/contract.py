@@ -166,6 +166,14 @@ class Game:
         """Check and apply a move, or raise IllegalAction leaving `state` untouched."""
         raise NotImplementedError
 
+    def apply_cpu(self, state: Any, seat: int, action: Action, now: int) -> list[Event]:
+        """`apply` for a move a CPU made: for a CPU seat, or covering an away human's.
+
+        The same move as `apply`; a game that tells automatic input from a human's (such
+        as Usunoro's idle void) overrides it.
+        """
+        return self.apply(state, seat, action, now)
+
     def deadline(self, state: Any) -> int | None:
         """Game time (ms) of the next rule timer, if any."""
         return None

@@ -210,15 +210,26 @@ class Usunoro(Game):
         return [] if self._match_over(state) else [{"type": "next"}]
 
     def apply(self, state: State, seat: int, action: Action, now: int) -> list[Event]:
-        """Check one move and apply it; IllegalAction leaves the state untouched."""
+        """Check one move and apply it; IllegalAction leaves the state untouched.
+
+        A move of a seat in `cpu_seats` is a CPU's (U13: it does not hold off the idle void).
+        """
+        return self._apply(state, seat, action, now, seat not in state.get("cpu_seats", ()))
+
+    def apply_cpu(self, state: State, seat: int, action: Action, now: int) -> list[Event]:
+        """`apply` for a move a CPU made, also one covering a human seat: U13 counts the
+        idle void from human input only, so this one does not restart it."""
+        return self._apply(state, seat, action, now, False)
+
+    def _apply(self, state: State, seat: int, action: Action, now: int, human: bool) -> list[Event]:
         if type(seat) is not int or not 0 <= seat < SEATS:
             raise IllegalAction("bad_seat", "no such seat")
         kind = action.get("type") if isinstance(action, dict) else None
         if kind == "mark":
-            return self._mark(state, seat, action, now)
+            return self._mark(state, seat, action, now, human)
         if kind == "unmark":
             self._expect_only(action, "type")
-            return self._unmark(state, seat, now)
+            return self._unmark(state, seat, now, human)
         if kind == "grab":
             self._expect_only(action, "type")
             return self._grab(state, seat, now)
@@ -237,7 +248,7 @@ class Usunoro(Game):
         if set(action) != set(keys):
             raise IllegalAction("bad_action", f"this move takes only {list(keys)}")
 
-    def _mark(self, state: State, seat: int, action: Action, now: int) -> list[Event]:
+    def _mark(self, state: State, seat: int, action: Action, now: int, human: bool) -> list[Event]:
         self._expect_only(action, "type", "card")
         if state["phase"] != PASSING:
             raise IllegalAction("not_passing", "cards are marked only before the first grab")
@@ -248,19 +259,21 @@ class Usunoro(Game):
             raise IllegalAction("already_marked", "that card is already marked")
         was_marked = state["marks"][seat] is not None
         state["marks"][seat] = card
-        self._human_input(state, seat, now)
+        if human:  # U13: only a human's input restarts the idle void
+            state["active_at"] = now
         events: list[Event] = [] if was_marked else [{"type": "marked", "seat": seat}]
         if all(m is not None for m in state["marks"]):
             events += self._exchange(state, now)
         return events
 
-    def _unmark(self, state: State, seat: int, now: int) -> list[Event]:
+    def _unmark(self, state: State, seat: int, now: int, human: bool) -> list[Event]:
         if state["phase"] != PASSING:
             raise IllegalAction("not_passing", "cards are marked only before the first grab")
         if state["marks"][seat] is None:
             raise IllegalAction("not_marked", "no card is marked")
         state["marks"][seat] = None
-        self._human_input(state, seat, now)
+        if human:  # U13: only a human's input restarts the idle void
+            state["active_at"] = now
         return [{"type": "unmarked", "seat": seat}]
 
     def _exchange(self, state: State, now: int) -> list[Event]:
@@ -283,12 +296,6 @@ class Usunoro(Game):
         state["hand_seq"] += 1
         state["hand_at"] = now
         return events + [{"type": "hand_shown"}]
-
-    @staticmethod
-    def _human_input(state: State, seat: int, now: int) -> None:
-        """U13: only a human seat's input restarts the idle void (not CPU or auto marks)."""
-        if seat not in state.get("cpu_seats", ()):
-            state["active_at"] = now
 
     def _grab(self, state: State, seat: int, now: int) -> list[Event]:
         """Spec item 10, judged on the hand as it stands now (U4, U5, U8)."""

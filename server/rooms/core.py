@@ -273,8 +273,9 @@ class RoomCore:
                 plan = self.pending.pop(seat)
                 events = []
                 if plan.action in self.game.actions(self.state, seat):
-                    events = self.game.apply(self.state, seat, plan.action, at)
-                    self._log({"k": "m", "s": seat, "a": plan.action, "t": at})
+                    # Marked as a CPU's, also when covering a human (not human input, U13).
+                    events = self.game.apply_cpu(self.state, seat, plan.action, at)
+                    self._log({"k": "m", "s": seat, "a": plan.action, "t": at, "cpu": True})
                 self._after_change(events, at)
             else:
                 break

@@ -2,10 +2,10 @@
 
 The store's move log of a room holds every match of its play-again series one after
 another: a start entry {"k": "start", "n", "options", "seed", "cpu", "match", "seats",
-"at"},
-the engine inputs (moves "m", rule timers "x"), and once the match is over an end entry
-{"k": "end", "match", "outcome", "at"}. `finished_matches` cuts the log into one
-`MatchRecord` per finished match; a match still being played (no end yet) is not history.
+"at"}, the engine inputs (moves "m", with "cpu": true on a CPU's; rule timers "x"), and
+once the match is over an end entry {"k": "end", "match", "outcome", "at"}.
+`finished_matches` cuts the log into one `MatchRecord` per finished match; a match still
+being played (no end yet) is not history.
 
 A `Replayer` rebuilds a finished match step by step: step 0 is the deal, step i the state
 after the match's i-th input. It keeps a dump of the state every `CHECKPOINT_EVERY` steps,
@@ -167,8 +167,9 @@ def apply_entry(game: Game, state: Any, step: int, entry: dict[str, Any]) -> Non
             raise ReplayError(step, entry, f"there is no seat {seat!r}")
         if not isinstance(action, dict):
             raise ReplayError(step, entry, "its action is not an object")
+        apply = game.apply_cpu if entry.get("cpu") is True else game.apply
         try:
-            game.apply(state, seat, action, t)
+            apply(state, seat, action, t)
         except IllegalAction as exc:
             raise ReplayError(step, entry, f"seat {seat} may not {action}: {exc.message}") from None
     elif kind == "x":

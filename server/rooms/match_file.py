@@ -69,7 +69,8 @@ def _header(game: Game, code: str, match: MatchRecord, kind: str) -> dict[str, A
 
 def _input(entry: dict[str, Any]) -> dict[str, Any]:
     if entry["k"] == "m":
-        return {"k": "m", "s": entry["s"], "a": entry["a"], "t": entry["t"]}
+        move = {"k": "m", "s": entry["s"], "a": entry["a"], "t": entry["t"]}
+        return {**move, "cpu": True} if entry.get("cpu") else move
     return {"k": "x", "t": entry["t"]}
 
 

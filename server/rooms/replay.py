@@ -2,7 +2,8 @@
 
 The log holds every engine input in order: {"k": "start", "n", "options", "seed", "cpu"}
 (cpu: the CPU seats, absent in older logs),
-then moves {"k": "m", "s": seat, "a": action, "t": game ms} and rule-timer firings
+then moves {"k": "m", "s": seat, "a": action, "t": game ms} (with "cpu": true when a CPU
+made it, fed to the engine's `apply_cpu`) and rule-timer firings
 {"k": "x", "t": game ms}. A room plays matches one after another ("play again"), so a
 start entry later in the log begins a new match: a fresh state from that entry's own
 seed, game time from 0 again. A match's end {"k": "end", "match", "outcome"} is a record
@@ -28,7 +29,8 @@ def replay(game: Game, log: list[dict[str, Any]]) -> Any:
                 entry["n"], entry["options"], entry["seed"], cpu_seats=entry.get("cpu", ())
             )
         elif entry["k"] == "m":
-            game.apply(state, entry["s"], entry["a"], entry["t"])
+            apply = game.apply_cpu if entry.get("cpu") is True else game.apply
+            apply(state, entry["s"], entry["a"], entry["t"])
         elif entry["k"] == "x":
             game.expire(state, entry["t"])
         elif entry["k"] == "end":

@@ -66,3 +66,16 @@ async def test_u13_open_hands_naming_a_cpu_seat_is_refused(env: Env) -> None:
     )
     with pytest.raises(RoomError, match="bad_option"):
         await env.manager.start_match(code, token)
+
+
+async def test_u13_a_cpu_covering_the_human_does_not_hold_off_the_idle_void(env: Env) -> None:
+    options = {"idle_void_ms": 4_000, "mark_timeout_ms": 0}
+    code, tokens = await env.usunoro(humans=1, seed=3, options=options)
+    player = await env.join(code, tokens, Player(plays=False))
+    await env.manager.start_match(code, tokens[0])
+    await env.manager.hand_to_cpu(code, tokens[0], 0)
+    await env.run(5_000)
+    view = player.last["view"]
+    assert player.last["seats"][0]["presence"] == "covered"
+    assert view["exchanges"] >= 2  # the covering CPU marked for seat 0
+    assert view["phase"] == "void" and view["result"]["reason"] == "idle"
