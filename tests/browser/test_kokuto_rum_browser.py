@@ -31,7 +31,11 @@ def test_newcomer_plays_a_round_to_its_result(new_page, server_url) -> None:
     page = new_page(**DESKTOP)
     host_room(page, server_url, "kokuto_rum", seats=2)
     start(page)
+    # K10: the first discard is turned up once every seat has chosen its rotation.
+    expect(page.locator("#discard-later")).to_have_text("Turned up once every player has chosen")
+    expect(page.locator("#discard-top")).to_have_count(0)
     page.click("#rotate-keep")
+    expect(page.locator("#discard-later")).to_have_count(0, timeout=CPU_WAIT)
     if wait_for_my_draw_or_result(page):
         # Turn 1: draw from the pile, flip the card, drag it into the hand, discard.
         page.click("#draw-pile")

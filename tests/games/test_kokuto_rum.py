@@ -32,19 +32,19 @@ def test_s1_two_or_three_players() -> None:
 
 
 def test_s2_deal_gives_eight_each_and_a_13_card_pile_with_two_players() -> None:
-    state = GAME.new(2, OPTS, 3)
+    state = fresh(2, seed=3)  # the first discard is turned up after the rotation (K10)
     assert [len(h) for h in state.hands] == [8, 8]
     assert (len(state.pile), len(state.discards)) == (13, 1)
 
 
 def test_s2_deal_gives_a_5_card_pile_with_three_players() -> None:
-    state = GAME.new(3, OPTS, 3)
+    state = fresh(3, seed=3)
     assert [len(h) for h in state.hands] == [8, 8, 8]
     assert (len(state.pile), len(state.discards)) == (5, 1)
 
 
 def test_s2_deal_uses_each_of_the_30_cards_once() -> None:
-    state = GAME.new(3, OPTS, 9)
+    state = fresh(3, seed=9)
     cards = [h // 2 for hand in state.hands for h in hand] + state.pile + state.discards
     assert sorted(cards) == list(range(30))
 
@@ -308,4 +308,5 @@ def test_s12_below_30_a_new_round_is_dealt_by_the_next_dealer() -> None:
     state = pile_out_round([0, 0], [["W1/B2"], ["W3/B4"]])
     assert GAME.outcome(state) is None
     assert (state.round, state.phase) == (2, "rotate")
-    assert [len(h) for h in state.hands] == [8, 8] and len(state.pile) == 13
+    # 13 once the first discard is turned up after the rotation choices (K10)
+    assert [len(h) for h in state.hands] == [8, 8] and len(state.pile) == 14

@@ -1,8 +1,11 @@
 """A golden transcript of one whole seeded Kokuto Rum match.
 
 The match is driven by a seeded chooser over the legal moves; every move, its events,
-seat 0's view after each round and the outcome must match the stored file. Regenerate
-after a deliberate rules change with:
+seat 0's view after each round and the outcome must match the stored file. It was
+regenerated for RULINGS K10 (2026-12-01): the same moves and cards, but the first discard
+is turned up by a `first_discard` event after the rotation choices (the `deal` event no
+longer names it, and the views in the next round's rotation show an empty discard pile
+and the card still on the pile). Regenerate after a deliberate rules change with:
 
     ZASHIKI_REGEN_GOLDEN=1 python -m pytest tests/games/test_kokuto_rum_golden.py
 """

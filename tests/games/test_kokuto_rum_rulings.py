@@ -1,4 +1,4 @@
-"""Kokuto Rum rules: one test per hidden-information point (hi_...) and ruling (k1..k9)."""
+"""Kokuto Rum rules: one test per hidden-information point (hi_...) and ruling (k1..k10)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from server.games import shirokuro_deck as sd
 from server.games.contract import IllegalAction
 from server.games.kokuto_rum import GAME, scoring
 from server.games.kokuto_rum.state import tables
+from tests.conformance import check_match
 from tests.games.kokuto_rum_support import (
     CARD_RE,
     OPTS,
@@ -120,6 +121,12 @@ def test_hi_without_fidelity_positions_stay_hidden() -> None:
     do(state, 0, {"type": "draw", "from": "discard"})
     events = do(state, 0, {"type": "insert", "pos": 1, "card": "B6/W4"})
     assert "pos" not in events[0] and GAME.view(state, 1)["known"][0] == ["W4/B6"]
+
+
+@pytest.mark.parametrize("seats", [2, 3])
+def test_hi_physical_fidelity_matches_conform_to_the_schema(seats: int) -> None:
+    # Slots of unknown cards are null, and insert and discard events carry `pos`.
+    check_match(GAME, seats, {"physical_fidelity": True}, seed=3)
 
 
 def test_hi_round_end_reveals_every_hand() -> None:
@@ -252,6 +259,45 @@ def test_k9_there_are_no_layoffs_onto_the_knockers_melds() -> None:
     do(state, 0, {"type": "insert", "pos": 3, "card": "W5/B6"})
     end = round_end(do(state, 0, {"type": "discard", "pos": 3, "card": "W5/B6", "knock": True}))
     assert end["scores"] == [0, 4] and end["gains"] == [9, 0]
+
+
+def test_k10_first_discard_hidden_until_rotation_chosen() -> None:
+    state = GAME.new(3, OPTS, 4)
+    first = tables("A").card_text[state.pile[-1]]  # the pile's top: turned up next
+    for seat in (0, 1, 2, None):
+        view = GAME.view(state, seat)
+        assert view["discards"] == [] and first not in json.dumps(view)
+    events = do(state, 0, {"type": "rotate", "flip": True})
+    events += do(state, 1, {"type": "rotate", "flip": False})
+    assert GAME.view(state, None)["discards"] == [] and first not in json.dumps(events)
+    events = do(state, 2, {"type": "rotate", "flip": False})
+    assert [e["type"] for e in events] == ["rotation_chosen", "first_discard", "play_starts"]
+    assert events[1] == {"type": "first_discard", "card": first}
+    assert GAME.view(state, 1)["discards"] == [first] and GAME.view(state, 1)["pile_count"] == 5
+
+
+def test_k10_sampled_worlds_do_not_know_the_first_discard() -> None:
+    state = GAME.new(2, OPTS, 4)
+    turned = set()
+    for seed in range(12):
+        world = GAME.shuffle_unseen(state, 0, random.Random(seed))
+        for s in range(2):
+            if world.flips[s] is None:
+                do(world, s, {"type": "rotate", "flip": False})
+        turned.add(world.discards[0])
+    assert len(turned) > 1  # the real first discard is one unseen card among many
+
+
+def test_k10_a_match_saved_before_k10_turns_its_first_discard_up_after_the_choices() -> None:
+    state = GAME.new(2, OPTS, 4)
+    first = state.pile[-1]
+    old = GAME.dump(state)  # as saved before K10: turned up at the deal
+    old["pile"], old["discards"] = old["pile"][:-1], [first]
+    old["log"][0] = {**old["log"][0], "discard": tables("A").card_text[first]}
+    loaded = GAME.load(old)
+    assert GAME.view(loaded, 0) == GAME.view(state, 0)
+    played = GAME.load({**old, "phase": "draw", "flips": [False, False], "log": old["log"]})
+    assert [e["type"] for e in GAME.view(played, 0)["log"]] == ["deal", "first_discard"]
 
 
 def test_options_named_by_the_rulings_are_real_options_with_defaults() -> None:

@@ -46,6 +46,7 @@ const OWN = {
     kr_pile_count: "{n} left",
     kr_discards: "Discard pile",
     kr_discards_empty: "empty",
+    kr_discards_later: "Turned up once every player has chosen",
     kr_draw_pile: "Draw from the pile ({n})",
     kr_take_discard: "Take the top discard",
     kr_history: "Discarded so far",
@@ -73,9 +74,12 @@ const OWN = {
     kr_log_draw_pile: "{who} drew from the pile.",
     kr_log_draw_discard: "{who} took {card} from the discard pile.",
     kr_log_insert: "{who} put a card into their hand.",
+    kr_log_insert_at: "{who} put a card into their hand at position {n}.",
     kr_log_insert_you: "You put a card into your hand.",
     kr_log_discard: "{who} discarded {card}.",
-    kr_log_deal: "Round {n} dealt; the first discard is {card}.",
+    kr_log_discard_from: "{who} discarded {card} from position {n} of their hand.",
+    kr_log_deal: "Round {n} dealt.",
+    kr_log_first_discard: "The first discard is turned up: {card}.",
     kr_result_title: "Round {n} result",
     kr_reason_knock: "{who} knocked.",
     kr_reason_pile_out: "The draw pile ran out with no knock.",
@@ -126,6 +130,7 @@ const OWN = {
     kr_pile_count: "残り{n}枚",
     kr_discards: "捨て札",
     kr_discards_empty: "なし",
+    kr_discards_later: "全員が選び終えたら表にします",
     kr_draw_pile: "山札から引く（{n}）",
     kr_take_discard: "捨て札を取る",
     kr_history: "これまでの捨て札",
@@ -149,8 +154,11 @@ const OWN = {
     kr_log_draw_pile: "{who}が山札から引きました。",
     kr_log_draw_discard: "{who}が捨て札から{card}を取りました。",
     kr_log_insert: "{who}がカードを手札に入れました。",
+    kr_log_insert_at: "{who}が手札の{n}枚目にカードを入れました。",
     kr_log_discard: "{who}が{card}を捨てました。",
-    kr_log_deal: "第{n}ラウンドの配札。最初の捨て札は{card}。",
+    kr_log_discard_from: "{who}が手札の{n}枚目から{card}を捨てました。",
+    kr_log_deal: "第{n}ラウンドの配札。",
+    kr_log_first_discard: "最初の捨て札を表にしました：{card}。",
     kr_result_title: "第{n}ラウンドの結果",
     kr_reason_knock: "{who}がノックしました。",
     kr_reason_pile_out: "ノックなしで山札が尽きました。",
@@ -269,7 +277,9 @@ export function create(root) {
       el("div", { class: "sk-pile" },
         el("span", { class: "label" }, t("kr_discards")),
         top ? shiroCard(top, { loose: true, attrs: { id: "discard-top" } })
-          : el("span", { class: "sk-card empty" }, t("kr_discards_empty"))),
+          // RULINGS K10: the first discard is turned up once every seat has chosen its rotation.
+          : v.phase === "rotate" ? el("span", { class: "muted", id: "discard-later" }, t("kr_discards_later"))
+            : el("span", { class: "sk-card empty" }, t("kr_discards_empty"))),
       v.discards.length > 1 ? el("details", { class: "sk-history" },
         el("summary", {}, t("kr_history")), cardRow(v.discards.slice(0, -1), { loose: true, cls: "tiny" })) : null);
   }
@@ -364,9 +374,14 @@ export function create(root) {
         return e.from === "pile" ? t("kr_log_draw_pile", { who: who(e.seat) })
           : t("kr_log_draw_discard", { who: who(e.seat), card: looseName(e.card) });
       }
-      if (e.type === "insert") return t("kr_log_insert", { who: who(e.seat) });
-      if (e.type === "discard") return t("kr_log_discard", { who: who(e.seat), card: looseName(e.card) });
-      if (e.type === "deal") return t("kr_log_deal", { n: e.round, card: looseName(e.discard) });
+      // With physical fidelity the event says where in the hand (shown counting from 1).
+      const at = e.pos === undefined ? {} : { n: e.pos + 1 };
+      if (e.type === "insert") return t(at.n ? "kr_log_insert_at" : "kr_log_insert", { who: who(e.seat), ...at });
+      if (e.type === "discard") {
+        return t(at.n ? "kr_log_discard_from" : "kr_log_discard", { who: who(e.seat), card: looseName(e.card), ...at });
+      }
+      if (e.type === "deal") return t("kr_log_deal", { n: e.round });
+      if (e.type === "first_discard") return t("kr_log_first_discard", { card: looseName(e.card) });
       return null;
     }).filter(Boolean);
     return el("ul", { class: "sk-log", "aria-live": "polite" }, lines.map((line) => el("li", {}, line)));

@@ -16,7 +16,8 @@ Moves (plain dicts):
 - ``{"type": "knock"}`` -- knock before discarding, scoring the 9-card hand (RULINGS K4).
 
 A finished round is summarised in the public ``last_round`` (all hands revealed) and the
-next round is dealt at once, starting with its rotation choice.
+next round is dealt at once, starting with its rotation choice. The first discard stays
+on top of the draw pile until every seat has chosen, then it is turned up (RULINGS K10).
 """
 
 from __future__ import annotations
@@ -111,15 +112,16 @@ class KokutoRum(Game):
             seat = (state.dealer + 1 + i) % n
             state.hands[seat] = [c * 2 + rng.randrange(2) for c in cards[i * 8 : i * 8 + 8]]
         state.known = [[False] * HAND_SIZE for _ in range(n)]
+        # K10: the pile's top card is turned up to start the discard pile only once every
+        # seat has chosen its rotation (`_rotate`); until then it is an unseen pile card.
         state.pile = cards[n * HAND_SIZE :]
-        state.discards = [state.pile.pop()]
+        state.discards = []
         state.rng = rng.state
         state.phase = ROTATE
         state.turn = (state.dealer + 1) % n
         state.drawn = state.drawn_from = state.taken = None
         state.flips = [None] * n
-        up = tables(state.options["deck"]).card_text[state.discards[0]]
-        event = {"type": "deal", "round": state.round, "dealer": state.dealer, "discard": up}
+        event = {"type": "deal", "round": state.round, "dealer": state.dealer}
         state.log = [event]
         return event
 
@@ -192,6 +194,9 @@ class KokutoRum(Game):
             for s, flip in enumerate(state.flips):
                 if flip:
                     state.hands[s] = [h ^ 1 for h in state.hands[s]]
+            state.discards = [state.pile.pop()]  # K10: turned up after the choices
+            up = tables(state.options["deck"]).card_text[state.discards[0]]
+            events.append({"type": "first_discard", "card": up})
             state.phase = DRAW
             events.append({"type": "play_starts", "turn": state.turn})
         state.log.extend(events)

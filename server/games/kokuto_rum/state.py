@@ -118,4 +118,23 @@ class State:
         state = cls.__new__(cls)
         for name in cls.__slots__:
             setattr(state, name, data[name])
-        return state.copy()
+        state = state.copy()
+        if state.log and "discard" in state.log[0]:
+            _load_before_k10(state)
+        return state
+
+
+def _load_before_k10(state: State) -> None:
+    """A match saved before RULINGS K10 turned the first discard up at the deal: in the
+    rotation choice it goes back on top of the pile (it is turned up after the choices);
+    later, the round's log names it where it is now turned up."""
+    deal = dict(state.log[0])
+    card = deal.pop("discard")
+    state.log[0] = deal
+    if state.phase == ROTATE:
+        state.pile.append(state.discards.pop())
+        return
+    starts = next(
+        (i for i, e in enumerate(state.log) if e["type"] == "play_starts"), len(state.log)
+    )
+    state.log.insert(starts, {"type": "first_discard", "card": card})

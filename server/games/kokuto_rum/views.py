@@ -7,6 +7,8 @@ choices made (not what they were), and the last round's revealed hands. Private 
 seat: its hand in order with orientations, its rotation choice, and the card it drew
 from the pile. Cards taken from the discard pile and still held are public knowledge
 (``known``); with ``physical_fidelity`` their positions are too, never orientations.
+While seats choose their rotation the discard pile is empty: its first card is still the
+unseen top of the draw pile, turned up once every seat has chosen (RULINGS K10).
 """
 
 from __future__ import annotations
