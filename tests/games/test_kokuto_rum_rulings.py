@@ -116,6 +116,20 @@ def test_hi_physical_fidelity_shows_positions_but_not_orientations() -> None:
     assert "B6/W4" not in json.dumps(GAME.view(state, 1))
 
 
+def test_hi_physical_fidelity_shows_where_a_discard_was_taken_from() -> None:
+    opts = {"physical_fidelity": True}
+    state = position([["W1/B2", "W3/B4"], ["W1/B3"]], discards=["W4/B6"], options=opts)
+    do(state, 0, {"type": "draw", "from": "discard"})
+    do(state, 0, {"type": "insert", "pos": 1, "card": "B6/W4"})
+    events = do(state, 0, {"type": "discard", "pos": 2, "card": "W3/B4", "knock": False})
+    assert events[0] == {"type": "discard", "seat": 0, "card": "W3/B4", "pos": 2}
+    assert GAME.view(state, 1)["log"][-1] == events[0]
+    assert GAME.view(state, 1)["known"][0] == [None, "W4/B6"]
+    plain = position([["W1/B2", "W3/B4"], ["W1/B3"]], discards=["W4/B6"])
+    take_turn(plain, 0, "discard", pos=1, discard_pos=2)
+    assert "pos" not in plain.log[-1]
+
+
 def test_hi_without_fidelity_positions_stay_hidden() -> None:
     state = position([["W1/B2", "W3/B4"], ["W1/B3"]], discards=["W4/B6"])
     do(state, 0, {"type": "draw", "from": "discard"})
