@@ -1,7 +1,8 @@
 """CPU player for Shirokuro Jong.
 
 It reads only its seat's view and legal moves. Every difficulty takes a Ron or Tsumo
-when offered. Otherwise:
+when offered, and inserts a drawn card where its Tsumo scores most when any insertion
+wins (the first of equal ones). Otherwise:
 
 - Normal scores each candidate hand by its shape (adjacent blocks towards two Mentsu
   and an Atama, or four pairs) and, once tenpai, by how many unseen cards complete it;
@@ -223,6 +224,10 @@ class ShirokuroJongPolicy(Policy):
         hand = [code(t) for t in view["hand"]]
         exposed = exposed_of(view["melds"][situation.seat])
         supply = unseen_supply(view)
+        if kind == "insert":
+            win = best_tsumo_insert(view, situation.seat, legal, hand, exposed)
+            if win is not None:
+                return Decision(win, rng.randint(600, 1400))
         easy = situation.difficulty == "easy"
         if easy and kind in ("insert", "discard") and rng.random() < 0.33:
             return Decision(rng.choice(legal), rng.randint(700, 1500))
@@ -260,13 +265,12 @@ class ShirokuroJongPolicy(Policy):
         supply: Sequence[int],
         drawn: tuple[int, int],
     ) -> Action:
-        """The insertion whose best following discard leaves the best hand (a win first)."""
+        """The insertion whose best following discard leaves the best hand (no insertion
+        wins: `best_tsumo_insert` was asked first)."""
         best: tuple[float, Action] = (-1.0, legal[0])
         for action in legal:
             v = drawn[0] if action["up"] == "W" else drawn[1]
             trial = hand[: action["index"]] + [v] + hand[action["index"] :]
-            if is_win(trial, exposed):
-                return action
             score = best_discard(trial, exposed, supply)[0]
             if score > best[0]:
                 best = (score, action)
@@ -330,21 +334,60 @@ def outlook(view: dict[str, Any], seat: int) -> Outlook:
     for w, b, n in unseen:
         supply[w] += n
         supply[b] += n
-    dora: frozenset[int] = frozenset()
-    if view["dora"] is None:  # not turned up yet (S14)
-        pass
-    elif view["options"]["dora"] == "either_number":
-        white, black = faces(view["dora"])
-        numbers = {white % 6, black % 6}
-        dora = frozenset(v for v in range(12) if v % 6 in numbers)
-    else:
-        dora = frozenset(faces(view["dora"]))
+    dora = dora_values(view)
     ctx = WinContext(
         oya=seat == view["oya"],
         dora=dora,
         literal=view["options"]["yaku_reading"] == "literal",
     )
     return Outlook(supply, unseen, ctx, dora)
+
+
+def dora_values(view: dict[str, Any]) -> frozenset[int]:
+    """The values that count as Dora by the room's option (none before it is turned up)."""
+    if view["dora"] is None:  # not turned up yet (S14)
+        return frozenset()
+    white, black = faces(view["dora"])
+    if view["options"]["dora"] == "either_number":
+        numbers = {white % 6, black % 6}
+        return frozenset(v for v in range(12) if v % 6 in numbers)
+    return frozenset((white, black))
+
+
+def tsumo_context(view: dict[str, Any], seat: int) -> WinContext:
+    """How a Tsumo by `seat` after this turn's draw would score, read from its view.
+
+    With no call in the round every earlier draw of the seat ended in a discard still in
+    its row, so an empty row means this is its first draw (Chiihou, never for the Oya).
+    """
+    oya = seat == view["oya"]
+    clean = not any(view["melds"])
+    return WinContext(
+        oya=oya,
+        tsumo=True,
+        dora=dora_values(view),
+        haitei=view["pile"] == 0,
+        chiihou=not oya and clean and not view["discards"][seat],
+        literal=view["options"]["yaku_reading"] == "literal",
+    )
+
+
+def best_tsumo_insert(
+    view: dict[str, Any], seat: int, legal: list[Action], hand: list[int], exposed: list[Mentsu]
+) -> Action | None:
+    """The insertion of the drawn card whose Tsumo scores most (the first in legal order of
+    equal ones), or None when no insertion makes a hand the room lets win."""
+    drawn = faces(view["drawn"])
+    ctx = tsumo_context(view, seat)
+    melded = meld_values(exposed)
+    best: tuple[int, Action] | None = None
+    for action in legal:
+        v = drawn[0] if action["up"] == "W" else drawn[1]
+        trial = hand[: action["index"]] + [v] + hand[action["index"] :]
+        found = best_score(trial, exposed, melded, ctx, view["options"]["min_yaku"])
+        if found is not None and (best is None or found[0] > best[0]):
+            best = (found[0], action)
+    return None if best is None else best[1]
 
 
 def meld_values(exposed: Sequence[Mentsu]) -> list[int]:
@@ -444,28 +487,27 @@ def _related(a: int, b: int) -> bool:
 
 
 def after_draw(vals: Sequence[int], exposed: Sequence[Mentsu], v: int, out: Outlook) -> float:
-    """The best Hard value after drawing value v: a win, or an insertion and a discard.
+    """The best Hard value after drawing value v: the best-scoring win, or else an
+    insertion and a discard.
 
     Only insertions next to a related card are tried, plus one at the end (an unrelated
     card placed elsewhere only splits blocks).
     """
-    best = -1.0
     n = len(vals)
-    seen: set[tuple[int, ...]] = set()
+    trials = []
     for pos in range(n + 1):
         near = (pos > 0 and _related(vals[pos - 1], v)) or (pos < n and _related(vals[pos], v))
-        if not near and pos != n:
-            continue
         trial = (*vals[:pos], v, *vals[pos:])
-        if trial in seen:
-            continue
-        seen.add(trial)
-        pts = win_points(trial, exposed, out)
-        if pts >= 0:
-            return WIN_VALUE * (pts + DENIAL) / (AVERAGE_POINTS + DENIAL)
-        for d in range(n + 1):
-            best = max(best, hard_value(trial[:d] + trial[d + 1 :], exposed, out))
-    return best
+        if (near or pos == n) and trial not in trials:
+            trials.append(trial)
+    pts = max(win_points(trial, exposed, out) for trial in trials)
+    if pts >= 0:
+        return WIN_VALUE * (pts + DENIAL) / (AVERAGE_POINTS + DENIAL)
+    return max(
+        hard_value(trial[:d] + trial[d + 1 :], exposed, out)
+        for trial in trials
+        for d in range(n + 1)
+    )
 
 
 def lookahead(vals: Sequence[int], exposed: Sequence[Mentsu], out: Outlook) -> float:
@@ -514,11 +556,9 @@ def hard_turn(situation: Situation, kind: str, hand: list[int], exposed: list[Me
         return hard_pick(hands, exposed, out)
     drawn = faces(situation.view["drawn"])
     hands = []
-    for action in situation.legal:
+    for action in situation.legal:  # no insertion wins: `best_tsumo_insert` was asked first
         v = drawn[0] if action["up"] == "W" else drawn[1]
         trial = hand[: action["index"]] + [v] + hand[action["index"] :]
-        if is_win(trial, exposed):
-            return action
         hands += [(trial[:d] + trial[d + 1 :], action) for d in range(len(trial))]
     return hard_pick(hands, exposed, out)
 

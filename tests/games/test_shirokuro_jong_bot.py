@@ -16,6 +16,7 @@ from tests.bench.bot_arena import situation as arena_situation
 from tests.games.shirokuro_jong_support import pass_all, play, table
 
 POLICY = policy_for("shirokuro_jong")
+JUNK8 = "W6/B1 B6 B6 W1 W1 B2 B4 W6"  # the Oya's hand: it cannot win
 
 
 def situation(state: JongState, seat: int, difficulty: str) -> Situation:
@@ -43,6 +44,34 @@ def test_bot_inserts_the_drawn_card_where_it_wins() -> None:
     assert decision is not None
     play(state, (1, decision.action))
     assert {"type": "tsumo"} in GAME.actions(state, 1)
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "hard"])
+@pytest.mark.parametrize(
+    ("hand", "drawn", "insert", "points"),
+    [
+        # B5 at index 2 wins with Dora (B5 B4 B3, B2 B2 B2, W2 W2): 3 points; W2 at index
+        # 0 wins too (W2 W2 W2, B4 B3 B2, B2 B2) but for 2.
+        ("W2 W2 B4 B3 B2 B2 B2", "W2/B5", {"index": 2, "up": "B"}, 3),
+        # W3 at index 2 wins as Toitoi for 6; B5 at index 4 as Suutoitsu for 14.
+        ("W4 W4 W3 W3 B5 B5 B5", "W3/B5", {"index": 4, "up": "B"}, 14),
+    ],
+)
+def test_defect8_cpu_declares_the_highest_scoring_winning_insertion(
+    difficulty: str, hand: str, drawn: str, insert: dict[str, object], points: int
+) -> None:
+    state = table([JUNK8, hand], pile=[drawn])
+    state.draws[1] = 2  # not its first draw: no Chiihou
+    play(state, (0, {"type": "discard", "index": 0}))
+    pass_all(state)
+    assert (state.phase, state.turn) == ("insert", 1)
+    decision = POLICY.decide(situation(state, 1, difficulty))
+    assert decision is not None and decision.action == {"type": "insert", **insert}
+    play(state, (1, decision.action))
+    decision = POLICY.decide(situation(state, 1, difficulty))
+    assert decision is not None and decision.action == {"type": "tsumo"}
+    play(state, (1, decision.action))
+    assert state.result["winners"][0]["points"] == points
 
 
 def test_bot_discards_the_card_that_breaks_nothing() -> None:
