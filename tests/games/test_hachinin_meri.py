@@ -368,6 +368,43 @@ def test_hidden_sampled_worlds_keep_public_voids() -> None:
         assert not any(c[0] == "K" for c in world["hands"][1])
 
 
+def mid_deal(seed: int, trick: int) -> dict[str, Any]:
+    """A seeded match driven by random legal moves until trick `trick` of deal 1 starts."""
+    state = GAME.new(8, {}, seed)
+    driver = random.Random(seed)
+    while not (state["phase"] == "play" and state["trick"] == trick and not state["table"]):
+        seat = next(s for s in range(8) if GAME.actions(state, s))
+        GAME.apply(state, seat, driver.choice(GAME.actions(state, seat)), 0)
+    return state
+
+
+def finish_deal(state: dict[str, Any]) -> None:
+    """Every seat plays its first legal card until the next deal has been dealt."""
+    deal = state["deal"]
+    while state["deal"] == deal:
+        GAME.apply(state, state["turn"], GAME.actions(state, state["turn"])[0], 0)
+
+
+def test_hidden_a_sampled_world_does_not_foretell_the_next_deal() -> None:
+    state = mid_deal(3, 8)
+    world = GAME.shuffle_unseen(state, state["turn"], random.Random(5))
+    assert world["rng"] != state["rng"]
+    finish_deal(state)
+    finish_deal(world)
+    assert world["okie"] != state["okie"] or world["hands"] != state["hands"]
+
+
+def test_hidden_sampled_worlds_depend_on_the_view_and_the_sampling_seed_only() -> None:
+    state = mid_deal(5, 4)
+    seat = state["turn"]
+    other = GAME.shuffle_unseen(state, seat, random.Random(1))
+    other["rng"] = state["rng"] ^ 1  # another hidden truth, generator included
+    assert other["hands"] != state["hands"] and GAME.view(other, seat) == GAME.view(state, seat)
+    a = GAME.shuffle_unseen(state, seat, random.Random(9))
+    b = GAME.shuffle_unseen(other, seat, random.Random(9))
+    assert a == b
+
+
 # -- rulings on the deal and the declaration ------------------------------------------
 def test_h1_tenka_is_the_pao_robai() -> None:
     order = ORDERS["G"]

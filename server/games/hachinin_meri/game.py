@@ -173,9 +173,11 @@ class HachininMeri(Game):
         }
 
     def shuffle_unseen(self, state: dict[str, Any], seat: int | None, rng: Any) -> Any:
-        """A copy with every card `seat` cannot see re-dealt where it could be."""
+        """A copy with every card `seat` cannot see re-dealt where it could be, and a
+        generator of its own drawn from `rng` (the match's would foretell the next deal)."""
         other = self.copy(state)
         worlds.redeal(other, seat, rng)
+        other["rng"] = rng.randrange(1 << 64)
         return other
 
     # -- storage ---------------------------------------------------------------------
