@@ -352,6 +352,29 @@ def test_hidden_shuffle_unseen_keeps_own_hand_npc_rows_and_shown_voids() -> None
             assert not {colour(c) for c in world.hands[p]} & voids[p]
 
 
+def test_hidden_a_sampled_world_does_not_foretell_the_next_round() -> None:
+    state = GAME.new(3, GAME.resolve_options({}), 12)
+    guess_all(state, [2, 2, 2])
+    world = GAME.shuffle_unseen(state, 0, random.Random(5))
+    assert world.rng != state.rng
+    play_out(state)
+    play_out(world)
+    assert state.round == world.round == 2 and world.hands != state.hands
+
+
+def test_hidden_sampled_worlds_depend_on_the_view_and_the_sampling_seed_only() -> None:
+    state = GAME.new(4, GAME.resolve_options({}), 13)
+    guess_all(state, [1, 2, 3, 4])
+    other = GAME.copy(state)
+    hidden = sorted(c for p in (1, 2, 3) for c in state.hands[p])  # the same cards, dealt
+    other.hands[1:4] = [hidden[0:12], hidden[12:24], hidden[24:36]]  # another way round
+    other.rng = state.rng ^ 1
+    assert GAME.view(other, 0) == GAME.view(state, 0)
+    a = GAME.shuffle_unseen(state, 0, random.Random(9))
+    b = GAME.shuffle_unseen(other, 0, random.Random(9))
+    assert GAME.dump(a) == GAME.dump(b)
+
+
 def test_refused_move_leaves_the_state_untouched() -> None:
     state = rigged([["R1", "G9"], ["Y1", "Y2"], ["Y3", "Y4"]], ["G5", "B4"])
     guess_all(state, [0, 0, 0])

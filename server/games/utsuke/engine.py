@@ -338,10 +338,14 @@ class Utsuke(Game):
 
     def shuffle_unseen(self, state: UtsukeState, seat: int | None, rng: Any) -> UtsukeState:
         """Re-deal the other players' hands (respecting shown voids) and redraw their
-        still-secret guesses; NPC hands, played cards and counts stay as they are."""
+        still-secret guesses; NPC hands, played cards and counts stay as they are.
+
+        The world depends on the view and `rng` only: the unseen cards are pooled in card
+        order, not in the hidden hands' order, and the world gets a generator of its own
+        drawn from `rng` (the match's would foretell the next deal)."""
         other = self.copy(state)
         hidden = [p for p in range(state.seats) if p != seat]
-        pool = [c for p in hidden for c in state.hands[p]]
+        pool = sort_cards([c for p in hidden for c in state.hands[p]])
         voids = state.voids()
         hands = deal_with_voids(
             pool, [len(state.hands[p]) for p in hidden], [voids[p] for p in hidden], rng
@@ -350,6 +354,7 @@ class Utsuke(Game):
             other.hands[p] = sort_cards(hand)
             if other.phase != OVER and other.guesses[p] is not None:
                 other.guesses[p] = rng.randrange(MAX_GUESS + 1)
+        other.rng = rng.randrange(1 << 64)
         return other
 
     # -- persistence -----------------------------------------------------------------
