@@ -14,13 +14,13 @@ this seat never takes more tricks than he does (Uchikubi).
 - Easy plays the heuristic with frequent random slips; Normal plays it; Hard runs a
   determinized Monte Carlo search: every legal card is played out to the end of the
   round in sampled worlds (this seat steering, others random) and scored by the Homare
-  and Uchikubi it brings, within a time budget well inside 300 ms.
+  and Uchikubi it brings. The number of worlds comes from a fixed budget of simulated
+  card plays, never from a clock, so the same view and seed always give the same card.
 """
 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -30,7 +30,10 @@ from server.games.utsuke.cards import COLOUR_OF, NUMBER_OF, legal_cards, npc_car
 from server.games.utsuke.engine import MAX_GUESS, UtsukeState
 
 DELAY_MS = (500, 1500)
-HARD_BUDGET_S = 0.12
+# Card plays simulated per searched decision at most; with `search_worlds` as the cap it
+# sets the number of worlds, and was tuned so a decision's p99 stays well inside 300 ms.
+SEARCH_PLAYS = 8_000
+MIN_SEARCH_WORLDS = 8
 # Expected Homare of a guess that misses the Lord's count by 0, 1, 2, 3: exact pays 2,
 # a near miss is often still the closest guess at the table.
 CLOSENESS = (2.0, 0.6, 0.2, 0.05)
@@ -42,7 +45,7 @@ class Level:
 
     slip: float  # chance of a random legal card instead of the chosen one
     guess_worlds: int  # sampled rounds behind the guess; 0 = count cards instead
-    search_worlds: int  # sampled worlds per card in play; 0 = heuristic only
+    search_worlds: int  # at most this many sampled worlds per card in play; 0 = heuristic
 
 
 LEVELS = {
@@ -167,13 +170,13 @@ class UtsukePolicy(Policy):
     ) -> str:
         """Flat Monte Carlo over sampled worlds: the card with the best mean outcome."""
         seat, view = situation.seat, situation.view
+        # A rollout plays out every card still in a hand, NPC rows included.
+        left = sum(view["hand_sizes"]) + len(view["lord"]) + len(view["prince"] or [])
+        worlds = min(
+            level.search_worlds, max(MIN_SEARCH_WORLDS, SEARCH_PLAYS // (len(cards) * left))
+        )
         totals = dict.fromkeys(cards, 0.0)
-        start = time.perf_counter()
-        for done in range(level.search_worlds):
-            spent = time.perf_counter() - start
-            # Stop before a world that would likely overrun the budget.
-            if done and spent + spent / done > HARD_BUDGET_S:
-                break
+        for _ in range(worlds):
             world: UtsukeState = situation.sample_world()
             for card in cards:
                 tricks = rollout(world, seat, card, rng)

@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
-from server.bots import hachinin_meri as bot
 from server.bots.contract import Decision
 from server.bots.hachinin_meri import POLICY
 from server.bots.registry import policy_for
 from server.games.hachinin_meri import GAME
 from server.games.rng import Rng
 from tests.bench.bot_arena import situation
-from tests.games.test_hachinin_meri import at_play, play, with_robai_at
+from tests.games.test_hachinin_meri import at_play, mid_deal, play, with_robai_at
 
 JUNK = [["G1", "G2"], ["G3", "G4"], ["G5", "G6"], ["G7", "G8"]]
 
@@ -73,8 +73,7 @@ def test_bot_plays_low_under_a_partners_unbeatable_meri() -> None:
     assert decide(state, 2).action["card"] == "I2"
 
 
-def test_bot_hard_decision_ignores_cards_its_seat_cannot_see(monkeypatch: Any) -> None:
-    monkeypatch.setattr(bot, "HARD_SECONDS", 60.0)  # a fixed number of worlds, whatever the load
+def test_bot_hard_decision_ignores_cards_its_seat_cannot_see() -> None:
     state = GAME.new(8, {}, 4)
     driver = random.Random(4)
     while not (state["phase"] == "play" and state["trick"] == 6):
@@ -84,6 +83,26 @@ def test_bot_hard_decision_ignores_cards_its_seat_cannot_see(monkeypatch: Any) -
     other = GAME.shuffle_unseen(state, seat, random.Random(99))
     assert GAME.view(other, seat) == GAME.view(state, seat)
     assert decide(state, seat, "hard", seed=3) == decide(other, seat, "hard", seed=3)
+
+
+def no_clock(monkeypatch: Any) -> None:
+    """Make every clock a policy might read raise."""
+
+    def refuse(*_: Any) -> float:
+        raise AssertionError("a CPU player read the clock")
+
+    for name in ("perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "time"):
+        monkeypatch.setattr(time, name, refuse)
+
+
+def test_bot_hard_decides_from_the_seed_and_the_view_alone_without_a_clock(
+    monkeypatch: Any,
+) -> None:
+    state = mid_deal(6, 2)
+    seat = state["turn"]
+    assert len(GAME.actions(state, seat)) > 1
+    no_clock(monkeypatch)
+    assert decide(state, seat, "hard", seed=4) == decide(state, seat, "hard", seed=4)
 
 
 def test_bot_plays_only_legal_moves_through_a_whole_match_at_every_level() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 
@@ -59,6 +60,48 @@ def test_cpu_play_depends_only_on_its_view() -> None:
     world = GAME.shuffle_unseen(state, seat, random.Random(9))
     assert world.hands != state.hands
     assert decide(state, seat) == decide(world, seat)
+
+
+def hidden_cards_dealt_another_way(state: UtsukeState, seat: int) -> UtsukeState:
+    """The same match as `seat` sees it, the other players' cards dealt among them in
+    another order (hand sizes kept)."""
+    other = GAME.copy(state)
+    hidden = [p for p in range(state.seats) if p != seat]
+    pool = sorted(c for p in hidden for c in state.hands[p])
+    for p in hidden:
+        size = len(state.hands[p])
+        other.hands[p], pool = sort_cards(pool[:size]), pool[size:]
+    assert GAME.view(other, seat) == GAME.view(state, seat)
+    assert other.hands != state.hands
+    return other
+
+
+def test_hard_decides_from_the_view_alone_whatever_the_order_of_the_hidden_cards() -> None:
+    for seed in range(4):
+        state = GAME.new(4, GAME.resolve_options({}), seed)
+        other = hidden_cards_dealt_another_way(state, 0)
+        assert decide(state, 0, "hard", seed) == decide(other, 0, "hard", seed)
+        guess_all(state, [2, 2, 2, 2])
+        seat = state.turn()
+        other = hidden_cards_dealt_another_way(state, seat)
+        assert len(GAME.actions(state, seat)) > 1
+        assert decide(state, seat, "hard", seed) == decide(other, seat, "hard", seed)
+
+
+def test_hard_decides_from_the_seed_and_the_view_alone_without_a_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refuse(*_: object) -> float:
+        raise AssertionError("a CPU player read the clock")
+
+    for name in ("perf_counter", "perf_counter_ns", "monotonic", "monotonic_ns", "time"):
+        monkeypatch.setattr(time, name, refuse)
+    state = GAME.new(3, GAME.resolve_options({}), 4)
+    assert decide(state, 0, "hard", 1) == decide(state, 0, "hard", 1)
+    guess_all(state, [3, 3, 3])
+    seat = state.turn()
+    assert len(GAME.actions(state, seat)) > 1
+    assert decide(state, seat, "hard", 1) == decide(state, seat, "hard", 1)
 
 
 def steering_state(guess: int, lord_tricks: int, my_tricks: int) -> UtsukeState:
