@@ -251,6 +251,17 @@ def test_h10_no_sun_exception_once_another_trump_was_played() -> None:
     assert legal(state) == {"ISu"}
 
 
+def test_h10_a_trump_the_engine_saw_played_ends_the_sun_exception() -> None:
+    hands = [["IUn", "I1", "K1"], ["ISu", "I2", "K3"], ["K4", "K5", "K6"], ["K7", "K8", "KSu"]]
+    hands += [["G1", "G2", "G3"], ["G4", "G5", "G6"], ["O1", "O2", "O3"], ["O4", "O5", "O6"]]
+    state = at_play(hands)
+    play(state, "IUn")
+    assert legal(state) == {"ISu", "I2"}
+    play(state, "I2", "K4", "K7", "G1", "G4", "O1", "O4")
+    play(state, "I1")  # seat 0 won and leads again; seat 1 now holds only the Sun
+    assert legal(state, 1) == {"ISu"}
+
+
 def test_h10_the_okie_counts_in_the_initial_hand() -> None:
     state = at_play([["I1", "K1"], ["ISu", "I5", "K3"], *JUNK, ["O1", "O2"]], recipient=1)
     play(state, "I1")
@@ -261,6 +272,14 @@ def test_h11_a_meri_trick_never_scores_a_combination() -> None:
     state = one_trick("I1", "IUn", "ISu")
     assert state["tricks"][-1]["meri"] is True and state["tricks"][-1]["combo"] is None
     assert state["deal_score"] == [1, 0]
+
+
+def test_h11_trick_nine_scores_combinations_when_the_dealers_card_is_a_trump() -> None:
+    state = last_trick(["ISu", "IUn", "K3", "K4", "O1", "O2", "O3", "I3"])  # dealer: seat 7
+    trick = state["previous"]["last_trick"]
+    assert trick["cards"][0] == "I3" and trick["meri"] is False
+    assert trick["combo"] == {"pair": ["ISu", "IUn"], "value": 5}
+    assert state["previous"]["deal_score"] == [1 + 5, 1 - 5]  # trick 8 went to seat 7
 
 
 def test_h11_trick_one_scores_combinations() -> None:
