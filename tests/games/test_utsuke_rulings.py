@@ -7,8 +7,9 @@ import random
 import pytest
 
 from server.games.contract import IllegalAction
+from server.games.rng import Rng
 from server.games.utsuke import GAME, UtsukeState
-from server.games.utsuke.cards import colour
+from server.games.utsuke.cards import CARDS, colour, sort_cards
 from server.games.utsuke.scoring import judge_guesses, standings
 from tests.games.utsuke_support import chip_deal, guess_all, play, play_out, played, rigged
 
@@ -51,6 +52,24 @@ def test_t4_npc_rows_are_shown_in_one_canonical_order_to_every_seat() -> None:
         for v in map(lambda s: GAME.view(state, s), [0, 1, None])
     }
     assert rows == {(tuple(state.hands[2]), tuple(state.hands[3]))}
+
+
+def test_t4_npc_rows_keep_the_order_they_were_dealt_in() -> None:
+    # lord_seat 0 draws nothing before the deal, so the deal is the first shuffle.
+    state = GAME.new(2, GAME.resolve_options({"lord_seat": 0}), 9)
+    deck = list(CARDS)
+    Rng.from_seed(9).shuffle(deck)
+    lord, prince = deck[30:45], deck[45:]  # hands 2 and 3 of four 15-card hands
+    assert lord != sort_cards(lord) and prince != sort_cards(prince)
+    view = GAME.view(state, 0)
+    assert (view["lord"], view["prince"]) == (lord, prince)
+    guess_all(state, [0, 0])
+    while not state.history:
+        play(state, state.turn(), GAME.actions(state, state.turn())[0]["card"])
+    gone = {c for _, c in state.history[0][1] + state.trick}
+    view = GAME.view(state, 1)
+    assert view["lord"] == [c for c in lord if c not in gone]
+    assert view["prince"] == [c for c in prince if c not in gone]
 
 
 def test_t5_lord_leads_leftmost_on_trick_one_and_its_chip_card_afterwards() -> None:
