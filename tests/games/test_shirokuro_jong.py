@@ -274,6 +274,14 @@ def test_item10_pon_exposes_three_cards_and_skips_the_draw() -> None:
     assert {a["type"] for a in GAME.actions(state, 1)} == {"discard"}
 
 
+def test_item10_no_tsumo_straight_after_a_call() -> None:
+    # After the Pon the hand is complete (W3 W3 W3, B4 B4 B4, W5 W5), yet the caller must
+    # discard: it has not drawn.
+    state = table([DISC, "W3 W3 B4 B4 B4 W5 W5"])
+    play(state, (0, DISCARD0), (1, {"type": "pon", "index": 0}))
+    assert GAME.actions(state, 1) == [{"type": "discard", "index": i} for i in range(5)]
+
+
 def test_item10_play_continues_from_the_caller() -> None:
     state = table([DISC, PON_W3, "W6 B4 W1 B2 W5"])
     play(state, (0, DISCARD0), (2, PASS), (1, {"type": "pon", "index": 0}))
@@ -351,6 +359,26 @@ def test_item16_renchan_the_winning_oya_deals_again() -> None:
     state = table(["W1 W2 W3 B4 B4 B4 W5 W5", "W2 W3 W4 B3 B3 B3 W5"], options={"renchan": True})
     play(state, (0, {"type": "tsumo"}), (0, {"type": "next"}), (1, {"type": "next"}))
     assert state.oya == 0 and state.hand_no == 2 and state.round_no == 0
+
+
+def test_item16_renchan_only_after_the_oya_wins() -> None:
+    renchan = {"renchan": True}
+    # Another seat wins: the Oya passes on.
+    state = table(["W5/B1 B6 B6 W1 W1 B2 B4 W6", "W2 W3 W4 B3 B3 B3 W5"], options=renchan)
+    play(state, (0, DISCARD0), (1, {"type": "ron"}), (0, {"type": "next"}), (1, {"type": "next"}))
+    assert (state.oya, state.round_no) == (1, 1)
+    # A drawn round with the Oya tenpai: it passes on too.
+    state = table(
+        ["B6/W1 W2 W3 W4 B3 B3 B3 W5", "W6 W6 B1 B2 B4 W1 B5"],
+        pile=["W6/B2"],
+        fill_pile=False,
+        options=renchan,
+    )
+    play(state, (0, DISCARD0), (1, {"type": "insert", "index": 7, "up": "W"}))
+    play(state, (1, {"type": "discard", "index": 7}))
+    assert state.result["kind"] == "drawn" and state.result["deltas"] == [1, 0]
+    play(state, (0, {"type": "next"}), (1, {"type": "next"}))
+    assert (state.oya, state.round_no) == (1, 1)
 
 
 def test_claim_timeout_option_passes_seats_that_did_not_answer() -> None:

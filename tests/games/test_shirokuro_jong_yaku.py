@@ -8,6 +8,8 @@ from server.games.shirokuro_jong.state import JongState
 from tests.games.shirokuro_jong_support import pass_all, play, table
 
 DISCARD0 = {"type": "discard", "index": 0}
+PASS = {"type": "pass"}
+DISC = "W3/B1 B6 B6 W6 W6 B2 B2 W4"  # an Oya hand whose first card shows W3
 JUNK8 = "W6/B1 B6 B6 W1 W1 B2 B4 W6"
 WAIT_W5 = "W2 W3 W4 B3 B3 B3 W5"  # wins with a W5 inserted at the end
 
@@ -184,9 +186,78 @@ def test_s08_a_call_cancels_tenhou_chiihou_and_renhou() -> None:
     assert "Chiihou" not in won(state)
 
 
-def test_s08_the_oya_never_scores_chiihou_or_renhou() -> None:
-    found = oya_tsumo("W1 W2 W3 B4 B4 B4 W5 W5")
-    assert "Chiihou" not in found and "Renhou" not in found
+def test_s08_a_real_pon_cancels_renhou() -> None:
+    # Seat 1 Pons the Oya's W3 and discards W5; seat 2 has not drawn yet and takes it by
+    # Ron, which without the Pon would be Renhou.
+    state = table([DISC, "W3 W3 W5 B1 B4 W1 B5", WAIT_W5])
+    play(state, (0, DISCARD0), (2, PASS), (1, {"type": "pon", "index": 0}))
+    play(state, (1, DISCARD0), (0, PASS), (2, {"type": "ron"}))
+    assert state.draws[2] == 0 and state.result["winners"][0]["seat"] == 2
+    assert won(state) == {"Tanyao": 1}
+
+
+def test_s08_a_real_chii_cancels_chiihou() -> None:
+    # Seat 1 Chiis the Oya's W3, so its first draw comes on its second turn: a Tsumo then
+    # would be Chiihou without the call.
+    state = table([DISC, "W4 W5 B2 B2 B2 W1 B6"], pile=["W6/B4", "W1"])
+    play(state, (0, DISCARD0), (1, {"type": "chii", "index": 0}))
+    play(state, (1, {"type": "discard", "index": 4}), (0, PASS))
+    play(state, (0, {"type": "insert", "index": 0, "up": "W"}), (0, DISCARD0))
+    pass_all(state)
+    play(state, (1, {"type": "insert", "index": 4, "up": "W"}), (1, {"type": "tsumo"}))
+    assert state.draws[1] == 1 and won(state) == {"Tsumo": 1}
+
+
+# The Oya's first discard leaves it waiting on W5 (W2 W3 W4, B3 B3 B3, W5 + W5).
+OYA_WAIT_W5 = "B6/W1 W2 W3 W4 B3 B3 B3 W5"
+NO_CLAIM7 = "W6 W6 B1 B2 B4 W1 B5"  # claims nothing the Oya discards below
+
+
+def test_s08_the_oya_never_scores_chiihou() -> None:
+    # The Oya's Tsumo on its first draw (its second turn) would be Chiihou for anyone else.
+    state = table([OYA_WAIT_W5, NO_CLAIM7], pile=["W6/B2", "W5/B1"])
+    play(state, (0, DISCARD0), (1, {"type": "insert", "index": 7, "up": "W"}))
+    play(state, (1, {"type": "discard", "index": 7}))
+    pass_all(state)
+    play(state, (0, {"type": "insert", "index": 7, "up": "W"}), (0, {"type": "tsumo"}))
+    assert state.draws[0] == 1 and won(state) == {"Oya": 1, "Tsumo": 1, "Tanyao": 1}
+
+
+def test_s08_the_oya_never_scores_renhou() -> None:
+    # The Oya's Ron before its first draw would be Renhou for anyone else.
+    state = table([OYA_WAIT_W5, NO_CLAIM7], pile=["W5/B1"])
+    play(state, (0, DISCARD0), (1, {"type": "insert", "index": 7, "up": "W"}))
+    play(state, (1, {"type": "discard", "index": 7}), (0, {"type": "ron"}))
+    assert state.draws[0] == 0 and won(state) == {"Oya": 1, "Tanyao": 1}
+
+
+def test_s02_exposed_melds_count_for_dora_chinitsu_and_tanyao() -> None:
+    # Seat 1 Pons, discards, then takes the Oya's W3 by Ron: W2 W3 W4 W3 W3 and the meld.
+    def ron_after_pon(oya_hand: str, hand: str) -> dict[str, int]:
+        state = table([oya_hand, hand], pile=["W3/B2"])
+        play(state, (0, DISCARD0), (1, {"type": "pon", "index": 0}))
+        play(state, (1, {"type": "discard", "index": 4}))
+        pass_all(state)
+        play(state, (0, {"type": "insert", "index": 0, "up": "W"}), (0, DISCARD0))
+        play(state, (1, {"type": "ron"}))
+        return won(state)
+
+    # A B5 Koutsu: three Dora (indicator W6/B5), and the hand is no longer one colour.
+    assert ron_after_pon("W1/B5 B6 B6 W1 W1 B2 B4 W6", "B5 B5 W2 W3 W4 W3 B4/W5") == {
+        "Dora": 3,
+        "Tanyao": 1,
+    }
+    # A W1 Koutsu: all white (Chin'itsu), but a 1 (no Tanyao).
+    assert ron_after_pon("W1/B3 B6 B6 W6 W6 B2 B2 B4", "W1 W1 W2 W3 W4 W3 B4/W5") == {
+        "Chin'itsu": 1
+    }
+
+
+def test_s06_the_yaku_reading_option_reaches_the_scorer() -> None:
+    hand = "W1 W2 W3 W2 W3 W4 B1 B1"
+    assert "Iipeikou" not in oya_tsumo(hand, first_turn=False)
+    literal = oya_tsumo(hand, first_turn=False, options={"yaku_reading": "literal"})
+    assert literal["Iipeikou"] == 2
 
 
 def test_s09_a_win_with_no_yaku_is_allowed_and_scores_zero() -> None:
