@@ -132,12 +132,17 @@ class Junocos(Game):
     def new(
         self, seats: int, options: dict[str, Any], seed: int, cpu_seats: Sequence[int] = ()
     ) -> dict[str, Any]:
-        """A fresh match; round 0 is dealt with seat 0 holding the start marker."""
+        """A fresh match; round 0 is dealt with seat 0 holding the start marker.
+
+        Unknown options and values outside an option's choices are refused (`bad_option`).
+        """
         if seats not in ROW_SIZE:
             raise IllegalAction("bad_seats", "Junocos is for 3 or 4 players")
+        resolved = self.resolve_options(options)
+        self.check_options(resolved, seats, cpu_seats)
         state: dict[str, Any] = {
             "seats": seats,
-            "options": dict(options),
+            "options": resolved,
             "rng": Rng.from_seed(seed).state,
             "round": 0,
             "rounds": 2 * seats,

@@ -322,6 +322,20 @@ def test_j6_option_replace_gives_ten_only() -> None:
     assert GAME.resolve_options({})["zero_trick_bonus"] == "stack"
 
 
+@pytest.mark.parametrize(("bonus", "nil_points"), [("stack", 15), ("replace", 10)])
+def test_j6_zero_trick_bonus_option_reaches_the_round_score(bonus: str, nil_points: int) -> None:
+    # seat 0 declared 0 and takes no trick: 10, plus the exact bonus only with "stack"
+    state = in_play(
+        "B4", [["R1"], ["R6"], ["R3"]], [["Y0"], ["G1"], ["Y1"]], zero_trick_bonus=bonus
+    )
+    state["tricks"] = [{"leader": 0, "cards": [], "winner": 2}] * 11
+    state["won"] = [0, 0, 11]
+    for seat, card in enumerate(["R1", "R6", "R3"]):
+        events = play(state, seat, card)
+    assert events[-1]["points"] == [nil_points, 6, 11]
+    assert state["scores"] == [nil_points, 6, 11]
+
+
 def test_s15_j7_highest_total_wins_and_ties_share() -> None:
     state = fresh(4)
     state.update(phase="over", scores=[20, 31, 31, 5])
@@ -357,6 +371,25 @@ def test_hidden_shuffle_unseen_keeps_shown_voids() -> None:
         world = GAME.shuffle_unseen(state, 2, random.Random(seed))
         assert "R1" in world["hands"][0]
         assert GAME.view(world, 2) == GAME.view(state, 2)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"no_such_option": 1},  # unknown key
+        {"zero_trick_bonus": "double"},  # not among the choices
+        {"trump_number_suit": True},  # wrong type
+        {"zero_trick_bonus": None},
+    ],
+)
+def test_new_refuses_unknown_options_and_bad_values(options: dict[str, Any]) -> None:
+    with pytest.raises(IllegalAction) as refused:
+        GAME.new(3, options, 1)
+    assert refused.value.code == "bad_option"
+
+
+def test_new_fills_in_the_defaults_of_options_not_given() -> None:
+    assert GAME.new(3, {}, 1)["options"] == GAME.resolve_options({})
 
 
 def test_options_are_listed_with_their_defaults() -> None:
