@@ -11,13 +11,13 @@ counts, plus strength.
 - Hard samples possible worlds (`situation.sample_world()`), plays every candidate move
   out to the end of the round in each with the heuristic for all seats (determinized
   Monte Carlo), and takes the move with the best mean points; the draft is searched the
-  same way. It stops sampling at a time budget well inside 300 ms.
+  same way. The search is budgeted in playout steps, never in time, so a position and the
+  seat's random generator always give the same move, however busy the machine.
 """
 
 from __future__ import annotations
 
 import math
-import time
 from functools import cache
 from typing import Any
 
@@ -25,9 +25,12 @@ from server.bots.contract import Decision, Policy, Situation
 from server.games.junocos import COLOURS, TRICKS, TRUMP, round_points, strength, suit_of
 
 EASY_SLIP = 0.35
-HARD_WORLDS = 16
+HARD_WORLDS = 16  # the most worlds one decision samples
 HARD_DRAFT_MOVES = 6  # the draft searches only the heuristic's best few picks
-HARD_BUDGET_S = 0.15
+# Search budget per decision in playout steps (picks and card plays over all playouts);
+# sized so a decision stays well inside 300 ms (see tests/bench/bench_bots.py).
+HARD_STEPS = 8000
+WORLD_STEPS = 30  # drawing and setting up one world costs about this many steps
 MISS_PENALTY = 3.0  # points given up per trick the expected count misses a target by
 SPREAD = 1.8  # spread of a seat's trick count around the mean, for the draft
 ZERO_WEIGHT = 0.6  # how much a 0 open card is worth in the draft (the 15-point nil)
@@ -275,8 +278,7 @@ class JunocosPolicy(Policy):
             value = Sim(_known(situation.view)).pick_value(seat)
             moves = sorted(moves, key=lambda m: -value(m["card"]))[:HARD_DRAFT_MOVES]
         totals = [0.0] * len(moves)
-        stop = time.perf_counter() + HARD_BUDGET_S
-        for _ in range(HARD_WORLDS):
+        for _ in range(_worlds(situation.view, len(moves))):
             world = Sim(situation.sample_world())
             for i, move in enumerate(moves):
                 sim = world.clone()
@@ -287,9 +289,15 @@ class JunocosPolicy(Policy):
                     sim.play(seat, move["card"], move["from"])
                 sim.finish()
                 totals[i] += sim.points(seat)
-            if time.perf_counter() > stop:
-                break
         return moves[max(range(len(moves)), key=totals.__getitem__)]
+
+
+def _worlds(view: dict[str, Any], moves: int) -> int:
+    """How many worlds fit the step budget: each plays every move out to the round's end."""
+    picks = max(0, len(view["row"]) - 1)  # the last row card becomes the trump indicator
+    plays = (TRICKS - len(view["tricks"])) * view["seats"] - len(view["trick"])
+    per_world = WORLD_STEPS + moves * (picks + plays)
+    return max(1, min(HARD_WORLDS, HARD_STEPS // per_world))
 
 
 def _action(sim: Sim, seat: int) -> dict[str, Any]:

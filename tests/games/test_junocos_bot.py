@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -135,6 +136,25 @@ def test_normal_beats_random_over_a_few_matches() -> None:
 def test_situation_type_is_the_contracts() -> None:
     sit = situation(GAME, fresh(4), 0, "easy", Rng(1), random.Random(1))
     assert isinstance(sit, Situation) and sit.legal
+
+
+def test_hard_decides_from_seed_and_view_alone_without_a_clock(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Defect 9: a wall-clock budget gave busy machines other moves; the budget is in steps.
+    def no_clock() -> float:
+        raise AssertionError("a CPU decision read the clock")
+
+    for name in ("perf_counter", "monotonic", "time", "process_time"):
+        monkeypatch.setattr(time, name, no_clock)
+    state = fresh(4, seed=8)
+    for _ in range(6):  # six picks into the draft; later three tricks into the round
+        GAME.apply(state, state["turn"], GAME.actions(state, state["turn"])[-1], 0)
+    for phase in ("draft", "play"):
+        while state["phase"] != phase or (phase == "play" and len(state["tricks"]) < 3):
+            GAME.apply(state, state["turn"], GAME.actions(state, state["turn"])[0], 0)
+        first, again = (decide(state, state["turn"], "hard") for _ in range(2))
+        assert first == again and first in GAME.actions(state, state["turn"])
 
 
 def test_hard_plays_from_sampled_worlds() -> None:
