@@ -12,6 +12,7 @@ from starlette.applications import Starlette
 from server.rooms.manager import LEASE_MS
 from server.web.app import create_app, describe_store
 from server.web.limits import Limits
+from server.web.ws_protocol import DirectSendProtocol
 
 log = logging.getLogger("zashiki")
 
@@ -51,7 +52,8 @@ def serve(
         port=port,
         loop="uvloop",
         http="httptools",
-        ws="websockets-sansio",
+        # uvicorn's websockets-sansio protocol with a synchronous send path for views.
+        ws=DirectSendProtocol,
         ws_max_size=limits.transport_max_frame,
         ws_ping_interval=limits.ping_interval_s,
         ws_ping_timeout=limits.ping_interval_s,

@@ -27,6 +27,7 @@ from server.web.frames import Close, FrameError
 from server.web.limits import TokenBucket
 from server.web.metrics import Metrics
 from server.web.services import Services
+from server.web.ws_protocol import DIRECT_SEND, DirectSend
 
 log = logging.getLogger("zashiki")
 
@@ -52,9 +53,10 @@ class Outbox:
     """Frames waiting to go out on one websocket, written in order by one task.
 
     The writer starts with `start()`, so frames queued while attaching (the first view)
-    can be preceded by the welcome frame. It sleeps on a bare future rather than an
-    asyncio.Event: waking it is the hot path (every view of every move), and a future
-    that exists only while the writer waits costs the least.
+    can be preceded by the welcome frame. When nothing is queued or being sent, a frame
+    goes straight to the transport (`DIRECT_SEND`, server/web/ws_protocol.py) without
+    waking the writer: that is every view of every move on a client that keeps up. The
+    writer sleeps on a bare future, which costs least to wake.
     """
 
     def __init__(self, websocket: WebSocket, limit: int) -> None:
@@ -64,6 +66,10 @@ class Outbox:
         self.close_code: int | None = None
         self.task: asyncio.Task[None] | None = None
         self._waiter: asyncio.Future[None] | None = None
+        # The transport's synchronous writer, once started (absent under other servers,
+        # e.g. tests' in-process client), and whether the writer has a frame in flight.
+        self._direct: DirectSend | None = None
+        self._sending = False
         # seat -> seq of the last move acknowledged inside a view this outbox queued.
         self._acked: dict[int, int] = {}
 
@@ -71,10 +77,14 @@ class Outbox:
         """Send `first` ahead of anything queued, then keep writing."""
         self.queue.appendleft(first)
         self.task = asyncio.create_task(self._write())
+        self._direct = self.websocket.scope.get("extensions", {}).get(DIRECT_SEND)
 
     def push(self, data: bytes) -> None:
         """Queue one frame; never blocks. A client too far behind is cut off."""
         if self.close_code is not None:
+            return
+        direct = self._direct
+        if direct is not None and not self.queue and not self._sending and direct(data):
             return
         if len(self.queue) >= self.limit:
             self.queue.clear()
@@ -114,7 +124,9 @@ class Outbox:
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             while True:
                 while self.queue:
+                    self._sending = True
                     await send(self.queue.popleft())
+                    self._sending = False
                 if self.close_code is not None:
                     await self.websocket.close(self.close_code)
                     return

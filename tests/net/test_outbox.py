@@ -1,4 +1,5 @@
-"""The per-connection outbox, without a network: order, welcome first, slow clients cut off."""
+"""The per-connection outbox, without a network: order, welcome first, slow clients cut off,
+and the direct send path (the transport's synchronous writer) used only when it keeps order."""
 
 from __future__ import annotations
 
@@ -7,24 +8,40 @@ from typing import Any
 
 from server.web.frames import Close
 from server.web.ws import Outbox
+from server.web.ws_protocol import DIRECT_SEND
 
 
 class FakeSocket:
-    """Records what the outbox sends and how it closes."""
+    """Records what the outbox sends and how it closes; `direct` offers the transport's
+    synchronous writer (`DIRECT_SEND`), which takes frames while `writable`."""
 
-    def __init__(self) -> None:
+    def __init__(self, direct: bool = False) -> None:
         self.sent: list[bytes] = []
+        self.written: list[bytes] = []  # frames that went by the direct path
         self.closed_with: int | None = None
+        self.writable = True
+        self.scope: dict[str, Any] = {"extensions": {}}
+        if direct:
+            self.scope["extensions"][DIRECT_SEND] = self.write_now
+
+    def write_now(self, data: bytes) -> bool:
+        if not self.writable:
+            return False
+        self.sent.append(data)
+        self.written.append(data)
+        return True
 
     async def send_bytes(self, data: bytes) -> None:
+        while not self.writable:  # the transport's back-pressure, as uvicorn's send waits
+            await asyncio.sleep(0)
         self.sent.append(data)
 
     async def close(self, code: int) -> None:
         self.closed_with = code
 
 
-def outbox(limit: int = 8) -> tuple[Outbox, FakeSocket]:
-    socket = FakeSocket()
+def outbox(limit: int = 8, direct: bool = False) -> tuple[Outbox, FakeSocket]:
+    socket = FakeSocket(direct)
     fake: Any = socket
     return Outbox(fake, limit), socket
 
@@ -70,3 +87,34 @@ async def test_an_ack_for_another_move_is_not_carried() -> None:
     box, _ = outbox()
     box.push_view({"t": "view", "ack": {"seat": 2, "seq": 5, "version": 9}})
     assert not box.carried({"t": "ack", "seat": 2, "seq": 6, "version": 10})
+
+
+async def test_frames_go_straight_to_the_transport_once_the_welcome_is_out() -> None:
+    box, socket = outbox(direct=True)
+    box.push(b"view 1")  # queued while attaching: behind the welcome
+    box.start(b"welcome")
+    assert socket.sent == []
+    await asyncio.sleep(0)
+    box.push(b"view 2")
+    assert socket.sent == [b"welcome", b"view 1", b"view 2"]
+    assert socket.written == [b"view 2"]  # sent at once, without waking the writer
+    await box.aclose()
+
+
+async def test_under_back_pressure_frames_queue_and_keep_their_order() -> None:
+    box, socket = outbox(direct=True)
+    box.start(b"welcome")
+    await asyncio.sleep(0)
+    socket.writable = False
+    box.push(b"view 1")
+    await asyncio.sleep(0)  # the writer now waits for the transport with view 1
+    socket.writable = True
+    box.push(b"view 2")  # must not overtake the frame in flight
+    box.push(b"view 3")
+    for _ in range(4):
+        await asyncio.sleep(0)
+    assert socket.sent == [b"welcome", b"view 1", b"view 2", b"view 3"]
+    assert socket.written == []
+    box.push(b"view 4")
+    assert socket.written == [b"view 4"]
+    await box.aclose()
