@@ -91,6 +91,9 @@ class Outbox:
             self.close_code = Close.TOO_SLOW
         else:
             self.queue.append(data)
+        self._wake()
+
+    def _wake(self) -> None:
         waiter = self._waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -107,6 +110,7 @@ class Outbox:
             self._acked[ack["seat"]] = ack["seq"]
         if message.get("t") == "closed" and self.close_code is None:
             self.close_code = ROOM_CLOSED.get(message.get("code", ""), Close.ROOM_MOVED)
+            self._wake()  # the frame may have gone directly: the writer closes
 
     def carried(self, reply: dict[str, Any]) -> bool:
         """True if `reply` is an ack already sent inside the view its move caused.
@@ -140,6 +144,7 @@ class Outbox:
         self.push(frames.encode({"t": "closed", "code": code, "message": message}))
         if self.close_code is None:
             self.close_code = Close.SERVICE_RESTART
+            self._wake()
         if self.task is not None:
             await asyncio.wait([self.task])
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import pytest
+
 from server.web.frames import Close
 from server.web.ws import Outbox
 from server.web.ws_protocol import DIRECT_SEND
@@ -66,8 +68,9 @@ async def test_client_too_far_behind_is_closed_with_too_slow() -> None:
     assert socket.sent == [b"welcome"] and socket.closed_with == Close.TOO_SLOW
 
 
-async def test_room_closed_message_is_sent_then_the_socket_closes() -> None:
-    box, socket = outbox()
+@pytest.mark.parametrize("direct", [False, True], ids=["writer", "direct"])
+async def test_room_closed_message_is_sent_then_the_socket_closes(direct: bool) -> None:
+    box, socket = outbox(direct=direct)
     box.start(b"welcome")
     box.push_view({"t": "closed", "code": "server_shutdown", "message": "bye"})
     await asyncio.sleep(0)
@@ -118,3 +121,11 @@ async def test_under_back_pressure_frames_queue_and_keep_their_order() -> None:
     box.push(b"view 4")
     assert socket.written == [b"view 4"]
     await box.aclose()
+
+
+async def test_goodbye_closes_after_a_last_frame_sent_directly() -> None:
+    box, socket = outbox(direct=True)
+    box.start(b"welcome")
+    await asyncio.sleep(0)
+    await asyncio.wait_for(box.goodbye("server_shutdown", "restarting"), 1)
+    assert len(socket.sent) == 2 and socket.closed_with == Close.SERVICE_RESTART
