@@ -72,6 +72,7 @@ async def test_client_too_far_behind_is_closed_with_too_slow() -> None:
 async def test_room_closed_message_is_sent_then_the_socket_closes(direct: bool) -> None:
     box, socket = outbox(direct=direct)
     box.start(b"welcome")
+    await asyncio.sleep(0)  # the welcome is out: the writer sleeps
     box.push_view({"t": "closed", "code": "server_shutdown", "message": "bye"})
     await asyncio.sleep(0)
     await asyncio.sleep(0)
