@@ -117,10 +117,15 @@ def check_refusals(
 
 
 def check_views(game: Game, state: Any, seats: int, rng: random.Random) -> None:
-    """Views are plain data and identical after re-dealing what the viewer cannot see."""
+    """Views are plain data and identical after re-dealing what the viewer cannot see;
+    `views` (all seats at once, as the room asks) equals `view` seat by seat."""
     before = codec.pack(game.dump(state))
-    for seat in [*range(seats), None]:
+    everyone = [*range(seats), None]
+    together = game.views(state, everyone)
+    assert list(together) == everyone, "views must answer for exactly the seats asked"
+    for seat in everyone:
         view = game.view(state, seat)
+        assert together[seat] == view, f"views() and view() differ for seat {seat}"
         plain(view, f"view of seat {seat}")
         conforms(game, "view", view)
         other = game.shuffle_unseen(state, seat, random.Random(rng.random()))

@@ -186,6 +186,15 @@ class Game:
         """Everything `seat` may know and nothing more; None is a spectator."""
         raise NotImplementedError
 
+    def views(self, state: Any, seats: Sequence[int | None]) -> dict[int | None, View]:
+        """`view(state, s)` for each of `seats`, equal to them one by one.
+
+        The room asks for every connected seat's view at once after each move; an engine
+        may build what they show alike once. The views may then share those parts, so
+        nobody may change a view after it is made.
+        """
+        return {s: self.view(state, s) for s in seats}
+
     def shuffle_unseen(self, state: Any, seat: int | None, rng: Any) -> Any:
         """A copy with every card `seat` cannot see re-dealt among the places it cannot see."""
         raise NotImplementedError

@@ -412,22 +412,23 @@ class Usunoro(Game):
     def view(self, state: State, seat: int | None) -> View:
         """Per "Hidden information": own cards and mark, public table, open hands.
 
-        Built for every seat after every move, so `visible_hands` and `_match_over` are
-        inlined here. Rule timers a player sees as countdowns (U13), in game ms:
-        `mark_deadline` (the marking timeout, U2), `idle_deadline` (the idle void, U7) and
-        `void_at` (the race void, U6); None while not running.
+        Rule timers a player sees as countdowns (U13), in game ms: `mark_deadline` (the
+        marking timeout, U2), `idle_deadline` (the idle void, U7) and `void_at` (the race
+        void, U6); None while not running.
         """
-        options, hands, marks = state["options"], state["hands"], state["marks"]
-        mine = seat is not None and 0 <= seat < SEATS
-        if state["phase"] in (DONE, VOID):
-            shown_hands: list[Any] = [list(h) for h in hands]
-            shown_marks = list(marks)
-        else:
-            open_hands = options["open_hands"]
-            shown_hands = [
-                list(h) if s == seat or s in open_hands else None for s, h in enumerate(hands)
-            ]
-            shown_marks = [m if s == seat or s in open_hands else None for s, m in enumerate(marks)]
+        return self._seat_view(state, seat, self._public_view(state))
+
+    def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, View]:
+        """Every seat's `view`, the public table built once and shared by them all."""
+        public = self._public_view(state)
+        return {seat: self._seat_view(state, seat, public) for seat in seats}
+
+    def _public_view(self, state: State) -> tuple[View, View]:
+        """The view's fields every seat sees alike: those before the seat's own, those after.
+
+        Built for every move, so `visible_hands` and `_match_over` are inlined here.
+        """
+        options = state["options"]
         limit = PENALTY_LIMIT[options["length"]]
         penalties = state["penalties"]
         mark_deadline = idle_deadline = None
@@ -436,19 +437,14 @@ class Usunoro(Game):
                 mark_deadline = state["hand_at"] + options["mark_timeout_ms"]
             if options["idle_void_ms"]:
                 idle_deadline = state["active_at"] + options["idle_void_ms"]
-        return {
-            "seat": seat if mine else None,
+        head = {
             "round": state["round"],
             "phase": state["phase"],
             "direction": options["direction"],
             "length": options["length"],
-            "hand": list(hands[seat]) if mine else None,
-            "mark": marks[seat] if mine else None,
-            "last_sent": state["sent"][seat] if mine else None,
-            "last_received": state["received"][seat] if mine else None,
-            "hands": shown_hands,
-            "marks": shown_marks,
-            "marked": [m is not None for m in marks],
+        }
+        tail = {
+            "marked": [m is not None for m in state["marks"]],
             "open_hands": list(options["open_hands"]),
             "tokens_left": TOKENS - len(state["taken"]),
             "taken": list(state["taken"]),
@@ -465,6 +461,33 @@ class Usunoro(Game):
             "result": dict(state["result"]) if state["result"] else None,
             "match_over": max(penalties) >= limit,
             "timing": {d: {k: [*w] for k, w in t} for d, t in _TIMING_ITEMS},
+        }
+        return head, tail
+
+    def _seat_view(self, state: State, seat: int | None, public: tuple[View, View]) -> View:
+        """`seat`'s view: its own cards and mark, the hands it sees, and `public`."""
+        options, hands, marks = state["options"], state["hands"], state["marks"]
+        mine = seat is not None and 0 <= seat < SEATS
+        if state["phase"] in (DONE, VOID):
+            shown_hands: list[Any] = [list(h) for h in hands]
+            shown_marks = list(marks)
+        else:
+            open_hands = options["open_hands"]
+            shown_hands = [
+                list(h) if s == seat or s in open_hands else None for s, h in enumerate(hands)
+            ]
+            shown_marks = [m if s == seat or s in open_hands else None for s, m in enumerate(marks)]
+        head, tail = public
+        return {
+            "seat": seat if mine else None,
+            **head,
+            "hand": list(hands[seat]) if mine else None,
+            "mark": marks[seat] if mine else None,
+            "last_sent": state["sent"][seat] if mine else None,
+            "last_received": state["received"][seat] if mine else None,
+            "hands": shown_hands,
+            "marks": shown_marks,
+            **tail,
         }
 
     def shuffle_unseen(self, state: State, seat: int | None, rng: Any) -> State:

@@ -574,11 +574,17 @@ class Room:
             "cover_after_ms": core.settings.cover_after_ms,
             "talk": talk.public(core.settings.game_id, core.status, core.talk),
         }
+        # Every seat's view at once: the engine may build what they show alike once.
+        held = {att.seats for att in self.attachments}
+        wanted = sorted({s for h in held for s in h})
+        views: dict[int | None, dict[str, Any]] = {}
+        if core.state is not None:
+            views = core.game.views(core.state, [*wanted, None] if () in held else wanted)
         built: dict[tuple[int, ...], dict[str, Any]] = {}
         for att in list(self.attachments):
             message = built.get(att.seats)
             if message is None:
-                message = self.message_for(att.seats, seats, room, events)
+                message = self.message_for(att.seats, seats, room, events, views)
                 built[att.seats] = message
             ack = self._acks.get(att)
             _deliver(att, message if ack is None else {**message, "ack": ack})
@@ -613,8 +619,10 @@ class Room:
         seats: list[dict[str, Any]],
         room: dict[str, Any],
         events: list[dict[str, Any]],
+        views: dict[int | None, dict[str, Any]],
     ) -> dict[str, Any]:
-        """The view message for a client holding `held` seats.
+        """The view message for a client holding `held` seats; `views` has each held
+        seat's view (the spectator's, None, for no seat).
 
         "view" is the first held seat's view (the spectator view when none); with two
         seats "views" maps each held seat to its view. "legal" maps each held seat the
@@ -636,9 +644,9 @@ class Room:
         }
         if state is None:
             return message
-        message["view"] = game.view(state, held[0] if held else None)
+        message["view"] = views[held[0] if held else None]
         if len(held) > 1:
-            message["views"] = {s: game.view(state, s) for s in held}
+            message["views"] = {s: views[s] for s in held}
         if core.status == "playing":
             message["legal"] = {s: game.actions(state, s) for s in held}
         else:
