@@ -52,11 +52,13 @@ TALK_KINDS = frozenset({"chat", "react", "mute", "deal_text"})
 class Outbox:
     """Frames waiting to go out on one websocket, written in order by one task.
 
-    The writer starts with `start()`, so frames queued while attaching (the first view)
-    can be preceded by the welcome frame. When nothing is queued or being sent, a frame
-    goes straight to the transport (`DIRECT_SEND`, server/web/ws_protocol.py) without
-    waking the writer: that is every view of every move on a client that keeps up. The
-    writer sleeps on a bare future, which costs least to wake.
+    Nothing is written before `start()`, so frames queued while attaching (the first
+    view) follow the welcome frame. Then frames go straight to the transport
+    (`DIRECT_SEND`, server/web/ws_protocol.py) while it takes them: every view of every
+    move on a client that keeps up costs one write and no task. A writer task is made
+    only when a frame must wait (the client's socket is full, or another server gives
+    no direct path) and to close the socket; it sleeps on a bare future, the cheapest
+    thing to wake.
     """
 
     def __init__(self, websocket: WebSocket, limit: int) -> None:
@@ -66,37 +68,47 @@ class Outbox:
         self.close_code: int | None = None
         self.task: asyncio.Task[None] | None = None
         self._waiter: asyncio.Future[None] | None = None
-        # The transport's synchronous writer, once started (absent under other servers,
-        # e.g. tests' in-process client), and whether the writer has a frame in flight.
+        self._started = False
+        # The transport's synchronous writer (absent under other servers, e.g. tests'
+        # in-process client), and whether the writer task has a frame in flight.
         self._direct: DirectSend | None = None
         self._sending = False
         # seat -> seq of the last move acknowledged inside a view this outbox queued.
         self._acked: dict[int, int] = {}
 
     def start(self, first: bytes) -> None:
-        """Send `first` ahead of anything queued, then keep writing."""
+        """Send `first` ahead of anything queued, then everything in order."""
         self.queue.appendleft(first)
-        self.task = asyncio.create_task(self._write())
+        self._started = True
         self._direct = self.websocket.scope.get("extensions", {}).get(DIRECT_SEND)
+        self._flush()
 
     def push(self, data: bytes) -> None:
         """Queue one frame; never blocks. A client too far behind is cut off."""
         if self.close_code is not None:
-            return
-        direct = self._direct
-        if direct is not None and not self.queue and not self._sending and direct(data):
             return
         if len(self.queue) >= self.limit:
             self.queue.clear()
             self.close_code = Close.TOO_SLOW
         else:
             self.queue.append(data)
-        self._wake()
+        if self._started:
+            self._flush()
 
-    def _wake(self) -> None:
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
+    def _flush(self) -> None:
+        """Write what is queued while the transport takes it directly; leave the rest,
+        and the closing of the socket, to the writer task."""
+        direct, queue = self._direct, self.queue
+        if direct is not None and not self._sending:
+            while queue and direct(queue[0]):
+                queue.popleft()
+        if queue or self.close_code is not None:
+            if self.task is None:
+                self.task = asyncio.create_task(self._write())
+            else:
+                waiter = self._waiter
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(None)
 
     def push_view(self, message: dict[str, Any]) -> None:
         """The room's listener: pack this connection's message once and queue it.
@@ -110,7 +122,8 @@ class Outbox:
             self._acked[ack["seat"]] = ack["seq"]
         if message.get("t") == "closed" and self.close_code is None:
             self.close_code = ROOM_CLOSED.get(message.get("code", ""), Close.ROOM_MOVED)
-            self._wake()  # the frame may have gone directly: the writer closes
+            if self._started:
+                self._flush()  # the writer closes the socket
 
     def carried(self, reply: dict[str, Any]) -> bool:
         """True if `reply` is an ack already sent inside the view its move caused.
@@ -144,7 +157,8 @@ class Outbox:
         self.push(frames.encode({"t": "closed", "code": code, "message": message}))
         if self.close_code is None:
             self.close_code = Close.SERVICE_RESTART
-            self._wake()
+            if self._started:
+                self._flush()
         if self.task is not None:
             await asyncio.wait([self.task])
 
