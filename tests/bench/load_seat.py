@@ -2,58 +2,120 @@
 
 The client library (`client.lib`) is built for correctness (reconnects, resends, one
 future per move); driving thousands of moves a second through it costs the generator as
-much CPU as the server spends. `LoadSeat` speaks the same protocol with websockets'
-sans-I/O `ClientProtocol` inside an asyncio `Protocol`, so each frame costs one callback.
+much CPU as the server spends. The generator shares a core with Redis, so what it spends
+shows up as the server's save latency. `LoadSeat` speaks the protocol over a bare asyncio
+`Protocol` with the cheapest websocket client that is still correct for this use, as the
+peers' harness does (`../shared/peers-bench`, its "raw" client): a hand-written upgrade
+request, a parser for the server's unmasked frames, client frames under a zero mask key
+(RFC 6455 5.3 allows any key; zero leaves the payload as it is), and pongs for pings. A
+view is decoded only when the seat needs it: to find its move's ack, or to choose its
+next move; the other three views of a move are only kept as bytes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
+import os
 import time
 from collections.abc import Callable
 from typing import Any, cast
+from urllib.parse import urlsplit
 
-from websockets.client import ClientProtocol
-from websockets.frames import Frame, Opcode
-from websockets.uri import parse_uri
-
-from server.store import codec
+import ormsgpack
 
 # on_answer(seat, latency_s or None, error code or None) for each move answered.
 Answer = Callable[["LoadSeat", float | None, str | None], None]
+_OPTIONS = ormsgpack.OPT_NON_STR_KEYS
+_MASK = b"\x00\x00\x00\x00"
+
+
+def client_frame(opcode: int, payload: bytes) -> bytes:
+    """One masked client frame (zero key) of `opcode` carrying `payload`.
+
+    >>> client_frame(0x2, b"ab")
+    b'\\x82\\x82\\x00\\x00\\x00\\x00ab'
+    """
+    size = len(payload)
+    if size < 126:
+        head = bytes((0x80 | opcode, 0x80 | size))
+    elif size < 65536:
+        head = bytes((0x80 | opcode, 0x80 | 126)) + size.to_bytes(2, "big")
+    else:
+        head = bytes((0x80 | opcode, 0x80 | 127)) + size.to_bytes(8, "big")
+    return head + _MASK + payload
 
 
 class LoadSeat(asyncio.Protocol):
     """One seat on its own connection; `move()` sends, the answer arrives by callback."""
 
     def __init__(self, url: str, token: str, seat: int, on_answer: Answer) -> None:
-        self.proto = ClientProtocol(parse_uri(url))
+        parts = urlsplit(url)
+        self.host = parts.netloc
+        self.path = f"{parts.path}?{parts.query}"
         self.token = token
         self.seat = seat
         self.on_answer = on_answer
-        self.view: dict[str, Any] | None = None
+        self.raw_view: bytes | None = None
         self.busy = False
         self.seq = 0
         self.sent_at = 0.0
         self.view_times: dict[int, float] = {}
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.upgraded = False
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        """The latest view message this seat received, decoded."""
+        return None if self.raw_view is None else ormsgpack.unpackb(self.raw_view, option=_OPTIONS)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports do not subclass asyncio.Transport, hence the cast.
         self.transport = cast(asyncio.Transport, transport)
-        self.proto.send_request(self.proto.connect())
-        self._flush()
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.transport.write(
+            f"GET {self.path} HTTP/1.1\r\nHost: {self.host}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
 
     def data_received(self, data: bytes) -> None:
-        self.proto.receive_data(data)
-        for event in self.proto.events_received():
-            if isinstance(event, Frame) and event.opcode is Opcode.BINARY:
-                self._frame(codec.unpack(event.data))
-            elif not isinstance(event, Frame) and not self.ready.done():
-                # The handshake response: say hello.
-                self.proto.send_binary(codec.pack({"t": "hello", "tokens": [self.token]}))
-        self._flush()
+        buffer = self.buffer
+        buffer += data
+        if not self.upgraded:
+            end = buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            if not buffer.startswith(b"HTTP/1.1 101"):
+                self.ready.set_exception(ConnectionError(bytes(buffer[:200])))
+                return
+            del buffer[: end + 4]
+            self.upgraded = True
+            self._send(0x2, ormsgpack.packb({"t": "hello", "tokens": [self.token]}))
+        at, size = 0, len(buffer)
+        while size - at >= 2:
+            length, head = buffer[at + 1] & 0x7F, 2
+            if length == 126:
+                if size - at < 4:
+                    break
+                length, head = int.from_bytes(buffer[at + 2 : at + 4], "big"), 4
+            elif length == 127:
+                if size - at < 10:
+                    break
+                length, head = int.from_bytes(buffer[at + 2 : at + 10], "big"), 10
+            if size - at < head + length:
+                break
+            opcode = buffer[at] & 0x0F
+            payload = bytes(buffer[at + head : at + head + length])
+            at += head + length
+            if opcode == 0x2:
+                self._frame(payload)
+            elif opcode == 0x9:  # the server's keepalive ping
+                self._send(0xA, payload)
+        if at:
+            del buffer[:at]
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.ready.done():
@@ -68,18 +130,27 @@ class LoadSeat(asyncio.Protocol):
         self.busy = True
         self.sent_at = time.perf_counter()
         frame = {"t": "move", "seat": self.seat, "seq": self.seq, "action": action}
-        self.proto.send_binary(codec.pack(frame))
-        self._flush()
+        self._send(0x2, ormsgpack.packb(frame))
 
     def close(self) -> None:
         """Drop the connection."""
         if self.transport is not None:
             self.transport.close()
 
-    def _frame(self, frame: dict[str, Any]) -> None:
+    def _send(self, opcode: int, payload: bytes) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.transport.write(client_frame(opcode, payload))
+
+    def _frame(self, payload: bytes) -> None:
+        # A view (fixmap header, then "t": "view") is kept undecoded unless this seat
+        # waits for its move's answer: the generator's main saving.
+        if not self.busy and self.ready.done() and payload[1:8] == b"\xa1t\xa4view":
+            self.raw_view = payload
+            return
+        frame = ormsgpack.unpackb(payload, option=_OPTIONS)
         kind = frame["t"]
         if kind == "view":
-            self.view = frame
+            self.raw_view = payload
             self.view_times[frame["version"]] = time.perf_counter()
             if len(self.view_times) > 32:
                 del self.view_times[min(self.view_times)]
@@ -99,19 +170,13 @@ class LoadSeat(asyncio.Protocol):
             else:
                 self.on_answer(self, None, frame["code"])
 
-    def _flush(self) -> None:
-        if self.transport is not None:
-            for data in self.proto.data_to_send():
-                if data:
-                    self.transport.write(data)
-
 
 async def open_seat(url: str, token: str, seat: int, on_answer: Answer) -> LoadSeat:
     """Connect one seat to `ws://host:port/ws?room=...` and wait for its first view."""
-    uri = parse_uri(url)
+    parts = urlsplit(url)
     loop = asyncio.get_running_loop()
     _, seat_proto = await loop.create_connection(
-        lambda: LoadSeat(url, token, seat, on_answer), uri.host, uri.port
+        lambda: LoadSeat(url, token, seat, on_answer), parts.hostname, parts.port
     )
     await asyncio.wait_for(seat_proto.ready, 30)
     return seat_proto
