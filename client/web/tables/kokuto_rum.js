@@ -278,7 +278,7 @@ export function create(root) {
         el("span", { class: "label" }, t("kr_discards")),
         top ? shiroCard(top, { loose: true, attrs: { id: "discard-top" } })
           // RULINGS K10: the first discard is turned up once every seat has chosen its rotation.
-          : v.phase === "rotate" ? el("span", { class: "muted", id: "discard-later" }, t("kr_discards_later"))
+          : v.phase === "rotate" ? el("span", { class: "muted pile-note", id: "discard-later" }, t("kr_discards_later"))
             : el("span", { class: "sk-card empty" }, t("kr_discards_empty"))),
       v.discards.length > 1 ? el("details", { class: "sk-history" },
         el("summary", {}, t("kr_history")), cardRow(v.discards.slice(0, -1), { loose: true, cls: "tiny" })) : null);
