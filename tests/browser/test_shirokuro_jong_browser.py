@@ -35,9 +35,6 @@ def play_until_result(page: Page, seat: int = 0) -> set[str]:
             elif page.locator("#claim-ron, #tsumo").count():
                 page.locator("#claim-ron, #tsumo").first.click(timeout=300)
             elif page.locator("#claim-pass").count():
-                if "claim" not in met:
-                    expect(page.locator("#claim-countdown")).to_contain_text("s left")
-                    screenshot(page, "shirokuro-jong-claim-desktop")
                 met.add("claim")
                 page.click("#claim-pass", timeout=300)
             elif page.locator("#drawn-card").count():
@@ -62,7 +59,9 @@ def test_newcomer_plays_a_round_to_its_result(new_page, server_url) -> None:
     expect(page.locator("#dora [data-card]")).to_have_count(0)
     met = play_until_result(page)
     expect(page.locator("#dora [data-card]")).to_be_visible()
-    assert {"claim", "insert", "discard"} <= met or page.locator("[data-yaku]").count()
+    # The deal is random, so a claim window may not come up (test_shirokuro_jong_claims
+    # plays claims on fixed deals); a round that ends in a win shows its yaku.
+    assert {"insert", "discard"} <= met or page.locator("[data-yaku]").count()
     result = page.locator("#round-result")
     expect(result.locator(".sk-explain").first).to_be_visible()
     if result.locator("[data-result-seat] .sj-yaku").count():

@@ -8,11 +8,11 @@ their hand as dealt, the CPU Oya discards first, and that first claim window off
 human the move under test.
 
 Why a seed fixes that window: the deal comes from the seed, and so does each CPU seat's
-random stream (`RoomCore.rngs`); the Normal CPU decides from its view and that stream
-only (Hard also searches for as long as its time budget allows, so it is not used
-here). The CPU chooses its rotation once, whenever the human chooses theirs, and then
+random stream (`RoomCore.rngs`), and a CPU decides from its view and that stream
+only. The CPU chooses its rotation once, whenever the human chooses theirs, and then
 discards from the position both choices make, so the window depends on the seed and the
-human's rotation alone. The claim timeout is off, so no timer races the test's clicks.
+human's rotation alone. The claim timeout is off, so no timer races the test's clicks
+(one test turns it on to watch the window run out).
 `Replay` plays the same room with `RoomCore` itself (no clock, no I/O; some
 milliseconds a room) and every test first asserts that its deal still offers its move,
 so a change to the rules, the deal or the CPU fails here loudly. To choose new deals:
@@ -271,6 +271,29 @@ def test_pass_leaves_the_discard_and_play_goes_on(
     expect(page.locator("#status-line")).to_have_text("Put the card you drew into your hand.")
     expect(page.locator("#pile-count")).to_have_text(f"Draw pile: {drew['pile']}")
     expect_cards(page.locator(f'[data-discards="{CPU}"] [data-card]'), drew["discards"][CPU])
+    assert page.locator(".sj-melds").count() == 0, "nobody called"
+
+
+def test_a_timed_claim_window_counts_down_and_passes_for_the_silent_seat(
+    new_page, server_url: str, redis_url: str
+) -> None:
+    replay = Replay(*PON_DEAL)  # the human could Pon, and says nothing
+    replay.claim("pon")
+    replay.human({"type": "pass"})  # what the server does for them when the window ends
+    drew = replay.view()
+    assert (drew["phase"], drew["turn"]) == ("insert", HUMAN)
+    page = new_page(**DESKTOP)
+    code, seat, token = seeded_room(
+        redis_url, GAME, SEATS, seed=PON_DEAL[0], options={"claim_timeout_ms": 5000}
+    )
+    open_seat(page, server_url, code, seat, token)
+    page.click("#rotate-keep")
+    expect(page.locator("#claim-prompt #claim-pass")).to_be_visible(timeout=CPU_WAIT)
+    expect(page.locator("#claim-countdown")).to_contain_text("s left")
+    screenshot(page, "shirokuro-jong-claim-desktop")
+    # Nobody clicks: at the end of the window the seat passes and draws.
+    expect(page.locator("#claim-prompt")).to_have_count(0, timeout=CPU_WAIT)
+    expect(page.locator("#drawn-card")).to_have_attribute("data-card", drew["drawn"])
     assert page.locator(".sj-melds").count() == 0, "nobody called"
 
 
