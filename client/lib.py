@@ -89,6 +89,26 @@ class RoomSummary(TypedDict):
     seats: list[SeatSummary]
     open_seats: int
     cover_after_ms: int | None
+    spectators: bool
+
+
+class YourRoom(TypedDict, total=False):
+    """One held seat's room as POST /api/your-rooms answers it (PROTOCOL.md "Your
+    rooms"): everything but `error`, or only `code` and `error` ("room_not_found", or
+    "bad_token" once the seat was left or re-issued)."""
+
+    code: str
+    seat: int
+    game: str
+    name: str
+    status: str
+    match: int
+    host: int
+    your_turn: bool
+    turn: int | None
+    seats: list[SeatSummary]
+    last_activity: float
+    error: str
 
 
 class ViewMessage(TypedDict, total=False):
@@ -178,6 +198,40 @@ class Client:
             RoomSummary, await self._call("POST", f"/api/rooms/{code}/start", {"token": token})
         )
 
+    async def leave_seat(self, code: str, token: str) -> RoomSummary:
+        """Leave one's seat: open again in the lobby, a CPU's during or after a match.
+
+        The token stops working (`bad_token`) and connections holding the seat are closed
+        with `seat_left`; a leaving host passes the host's role to the lowest other human.
+        """
+        return await self._summary(code, "leave", {"token": token})
+
+    async def take_back_seat(self, code: str, token: str) -> RoomSummary:
+        """Play one's seat again: the CPU covering it (away, or handed over) stops at once."""
+        return await self._summary(code, "back", {"token": token})
+
+    async def rename_seat(self, code: str, token: str, name: str) -> RoomSummary:
+        """Change the display name at one's seat (the server cleans it; `bad_name` if
+        it is far too long)."""
+        return await self._summary(code, "name", {"token": token, "name": name})
+
+    async def reissue_seat(self, code: str, host_token: str, seat: int) -> Seat:
+        """The host gives a human seat a new token, to pass on (a seat link for another
+        device or person); the old token stops working and its connections are closed."""
+        path = f"/api/rooms/{code}/seats/{seat}/reissue"
+        answer = await self._call("POST", path, {"token": host_token})
+        return Seat(answer["code"], answer["seat"], answer["token"])
+
+    async def hand_to_cpu(self, code: str, host_token: str, seat: int) -> RoomSummary:
+        """The host has a CPU play a human seat now, during a match, until its human
+        moves or takes it back (`not_started` / `match_over` outside a match)."""
+        return await self._summary(code, f"seats/{seat}/cpu", {"token": host_token})
+
+    async def your_rooms(self, held: list[Seat]) -> list[YourRoom]:
+        """Each held seat's room in one call, in the order given (at most 20 seats)."""
+        body = {"seats": [{"code": s.code, "token": s.token} for s in held]}
+        return cast(list[YourRoom], (await self._call("POST", "/api/your-rooms", body))["rooms"])
+
     async def connect(
         self,
         code: str,
@@ -196,6 +250,10 @@ class Client:
         conn = Connection(ws_url, list(tokens or []), record=record, on_view=on_view)
         await conn.open()
         return conn
+
+    async def _summary(self, code: str, route: str, body: dict[str, Any]) -> RoomSummary:
+        """POST to one of a room's seat routes that answer with its summary."""
+        return cast(RoomSummary, await self._call("POST", f"/api/rooms/{code}/{route}", body))
 
     async def _call(self, method: str, path: str, body: Any = None) -> Any:
         return await asyncio.to_thread(self._call_blocking, method, path, body)
