@@ -393,7 +393,7 @@ class RoomCore:
         core.created = data["created"]
         core.last_move = data["last_move"]
         core.log_lengths = list(data.get("log_lengths", ()))  # untracked before history
-        core.talk = TalkRules.load(data.get("talk"))
+        core.talk = TalkRules.load(data.get("talk"), core.seats)
         for s, action, due in data["cpu"]:
             core.pending[s] = Pending(action, due, game.actions(core.state, s))
         return core

@@ -382,7 +382,7 @@ class Room:
             if core.settings.host not in att.seats:
                 raise RoomError("not_host", "only the host moderates the table talk")
             settings = core.settings
-            if talk.moderate(core.talk, settings.game_id, len(core.seats), settings.host, frame):
+            if talk.moderate(core.talk, settings.game_id, core.seats, settings.host, frame):
                 self._dirty = self._announce = True
             return
         seat = talk.speaker(att.seats, frame)
@@ -390,10 +390,10 @@ class Room:
             reaction = talk.check_reaction(frame.get("reaction"))
             if seat is None:
                 raise RoomError("not_your_seat", "spectators have no seat to react from")
-            talk.check_voice(core.talk, seat)
+            talk.check_voice(core.talk, core.seats, seat)
             self._said = {"t": "react", "seat": seat, "reaction": reaction}
             return
-        talk.check_voice(core.talk, seat)
+        talk.check_voice(core.talk, core.seats, seat)
         if not talk.text_open(core.settings.game_id, core.status, core.talk):
             raise RoomError(
                 "chat_off", "this game has no table talk during a deal (reactions stay)"
@@ -572,7 +572,7 @@ class Room:
             "game_ms": core.now(self.clock.now()),
             "host": core.settings.host,
             "cover_after_ms": core.settings.cover_after_ms,
-            "talk": talk.public(core.settings.game_id, core.status, core.talk),
+            "talk": talk.public(core.settings.game_id, core.status, core.talk, core.seats),
         }
         # Every seat's view at once: the engine may build what they show alike once.
         held = {att.seats for att in self.attachments}

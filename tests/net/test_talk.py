@@ -3,6 +3,7 @@ talk rate, and chat surviving a restart of the server process (Redis keeps it)."
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +32,14 @@ async def next_of(ws: ClientConnection, *kinds: str) -> dict[str, Any]:
         frame = codec.unpack(await ws.recv())
         if frame["t"] in kinds:
             return frame
+
+
+async def muted_in_view(ws: ClientConnection, seats: list[int]) -> None:
+    """Skip views until one says exactly `seats` are muted (fails after 5 s)."""
+    while True:
+        talk = (await asyncio.wait_for(next_of(ws, "view"), 5))["room"]["talk"]
+        if talk is not None and talk["muted"] == seats:
+            return
 
 
 async def test_the_21st_message_in_a_second_is_rate_limited(
@@ -94,3 +103,40 @@ async def test_chat_survives_a_server_restart(redis_url: str, tmp_path: Path) ->
         await again.close()
     finally:
         server.stop()
+
+
+async def test_a_mute_stays_with_its_player_not_with_the_seat_number(
+    server: ServerProcess, client: Client
+) -> None:
+    host = await client.create_room("usunoro", seats=["host", "open", "cpu", "cpu"])
+    friend = await client.take_seat(host.code)
+    ws, _ = await hello(server.port, host.code, [host.token])
+    await ws.send(codec.pack({"t": "mute", "seat": friend.seat, "muted": True}))
+    await muted_in_view(ws, [friend.seat])
+
+    # The same person back with the same token (a reload) is still muted.
+    again, _ = await hello(server.port, host.code, [friend.token])
+    assert (await next_of(again, "view"))["room"]["talk"]["muted"] == [friend.seat]
+    await again.send(codec.pack({"t": "chat", "text": "still muted?"}))
+    assert (await next_of(again, "error", "chat"))["code"] == "muted"
+    await again.close()
+
+    # They leave and someone new takes the same seat number: the host never muted them.
+    await client.leave_seat(host.code, friend.token)
+    newcomer = await client.take_seat(host.code, friend.seat)
+    assert newcomer.seat == friend.seat
+    fresh, _ = await hello(server.port, host.code, [newcomer.token])
+    assert (await next_of(fresh, "view"))["room"]["talk"] is None
+    await fresh.send(codec.pack({"t": "chat", "text": "hello, I am new here"}))
+    assert (await next_of(fresh, "error", "chat"))["text"] == "hello, I am new here"
+
+    # A seat link re-issued by the host is a new holder too.
+    await ws.send(codec.pack({"t": "mute", "seat": newcomer.seat, "muted": True}))
+    await muted_in_view(ws, [newcomer.seat])
+    relinked = await client.reissue_seat(host.code, host.token, newcomer.seat)
+    linked, _ = await hello(server.port, host.code, [relinked.token])
+    assert (await next_of(linked, "view"))["room"]["talk"] is None
+    await linked.send(codec.pack({"t": "react", "reaction": "thanks"}))
+    assert (await next_of(linked, "error", "react"))["t"] == "react"
+    for sock in (ws, fresh, linked):
+        await sock.close()

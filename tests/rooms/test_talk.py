@@ -10,6 +10,7 @@ import pytest
 from server.rooms import talk
 from server.rooms.errors import RoomError
 from server.rooms.relay import RemoteAttachment
+from server.rooms.seats import Seat
 from tests.rooms.helpers import Env, Player
 from tests.rooms.test_relay import humans_room, join, running
 from tests.store.helpers import until
@@ -149,6 +150,39 @@ async def test_the_host_mutes_a_seat_and_the_spectators(env: Env) -> None:
     assert watcher.last["room"]["talk"] is None  # all open again: views as small as before
     await friend.att.talk({"t": "chat", "text": "thanks"})
     assert [m["text"] for m in said(watcher)] == ["the host still talks", "thanks"]
+
+
+async def test_a_mute_follows_its_player_through_a_match_and_not_past_a_leave(
+    env: Env,
+) -> None:
+    code, tokens, (host, friend, _, watcher) = await lobby(env, humans=3)
+    assert host.att is not None and friend.att is not None
+    with pytest.raises(RoomError, match="bad_seat"):
+        await host.att.talk({"t": "mute", "seat": 3, "muted": True})  # a CPU's seat
+    await host.att.talk({"t": "mute", "seat": 3, "muted": False})  # nobody there: as asked
+    await host.att.talk({"t": "mute", "seat": 1, "muted": True})
+    await host.att.talk({"t": "mute", "seat": 2, "muted": True})
+    await env.manager.start_match(code, tokens[0])
+    # Handed to a CPU, the seat is still its player's, and so is the mute.
+    await env.manager.hand_to_cpu(code, tokens[0], 1)
+    assert watcher.last["room"]["talk"]["muted"] == [1, 2]
+    with pytest.raises(RoomError, match="muted"):
+        await friend.att.talk({"t": "chat", "text": "the CPU plays, I talk"})
+    # Left during the match, a CPU plays seat 2 from now on: nobody there is muted.
+    await env.manager.leave_seat(code, tokens[2])
+    assert watcher.last["room"]["talk"]["muted"] == [1]
+    await host.att.talk({"t": "mute", "seat": 1, "muted": False})
+    assert watcher.last["room"]["talk"] is None
+    assert (await env.saved(code))["talk"] is None  # the leaver's mute went with it
+
+
+def test_mutes_saved_by_seat_number_load_as_those_seats_players() -> None:
+    seats = [Seat("human", "Hana", "h0"), Seat("human", "Kei", "h1"), Seat("cpu")]
+    saved = {"muted": [1, 2, 9], "spectators_muted": True, "deal_text": False}
+    rules = talk.TalkRules.load(saved, seats)
+    assert rules.muted == {"h1"} and rules.spectators_muted is True
+    assert rules.muted_seats(seats) == [1]
+    assert talk.TalkRules.load(rules.dump(), seats) == rules
 
 
 async def hachinin_meri(env: Env) -> tuple[str, str, Player, Player]:
