@@ -3,8 +3,9 @@
 The document is written here by hand, next to the routes it describes (api.py and the
 modules app.py mounts): whoever adds or changes a route adds or changes its entry in
 `PATHS`. tests/net/test_openapi.py fails when a route the app serves is not described
-(or a described one is not served), and runs schemathesis against a live server, so the
-answers must match these schemas too.
+(or a described one is not served), or when the document changes without its golden copy
+(`python3 -m server.web.openapi > tests/net/openapi.golden.json`), and runs schemathesis
+against a live server, so the answers must match these schemas too.
 """
 
 from __future__ import annotations
@@ -730,3 +731,12 @@ def document() -> Schema:
 async def openapi_json(request: Request) -> Response:
     """The OpenAPI document."""
     return JSONResponse(document())
+
+
+def golden() -> str:
+    """The document as its golden copy keeps it: indented JSON, keys in document order."""
+    return json.dumps(document(), indent=1, ensure_ascii=False) + "\n"
+
+
+if __name__ == "__main__":
+    print(golden(), end="")

@@ -8,8 +8,10 @@ fixed example, once with random room codes and once with a real room's code.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,7 +21,7 @@ from hypothesis import HealthCheck, settings
 from starlette.routing import Mount, Route
 
 from server.web.app import create_app
-from server.web.openapi import document
+from server.web.openapi import document, golden
 from tests.net.conftest import ServerProcess
 
 
@@ -62,6 +64,17 @@ def test_every_served_route_is_described_and_nothing_else() -> None:
     assert served - described == set(), "routes missing from server/web/openapi.py"
     assert described - served == set(), "described in openapi.py but not served"
     assert any(path.startswith("/api/") for _, path in served)
+
+
+GOLDEN = Path(__file__).with_name("openapi.golden.json")
+
+
+def test_the_document_is_its_golden_copy() -> None:
+    """A change to the document is meant only with its golden copy regenerated
+    (`python3 -m server.web.openapi > tests/net/openapi.golden.json`) and its diff read."""
+    kept = GOLDEN.read_text(encoding="utf-8")
+    assert document() == json.loads(kept), "the OpenAPI document differs from its golden copy"
+    assert golden() == kept, "same content, but in another order or layout"
 
 
 def test_the_document_is_served_and_valid_openapi_3_1(server: ServerProcess) -> None:
