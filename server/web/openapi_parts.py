@@ -1,0 +1,60 @@
+"""The OpenAPI document's building blocks: references, answers and bodies, and the
+parameters and errors many routes share (openapi.py puts the document together)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+JSON = "application/json"
+CODE_PATTERN = "^[A-Za-z0-9]{1,16}$"
+
+Schema = dict[str, Any]
+
+
+def ref(name: str) -> Schema:
+    """A reference to one of the document's component schemas."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def json_answer(description: str, schema: Schema) -> Schema:
+    """A response with a JSON body."""
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def error_answer(description: str) -> Schema:
+    """An error response: the body is always {"code", "message"}."""
+    return json_answer(description, ref("Error"))
+
+
+def json_body(schema: Schema, example: Schema, required: bool = False) -> Schema:
+    """A JSON request body with one fixed example (schemathesis sends it too)."""
+    return {"required": required, "content": {JSON: {"schema": schema, "example": example}}}
+
+
+EXAMPLE_TOKEN = "q0v3hX2b9TQeYc1vB6d7Zg"
+CODE_PARAMETER: Schema = {
+    "name": "code",
+    "in": "path",
+    "required": True,
+    "description": "The room code (six characters; any case is accepted).",
+    "schema": {"type": "string", "pattern": CODE_PATTERN},
+    "example": "K7QH2M",
+}
+
+SEAT_PARAMETER: Schema = {
+    "name": "seat",
+    "in": "path",
+    "required": True,
+    "description": "A seat number.",
+    "schema": {"type": "string", "pattern": "^[0-9]{1,3}$"},
+    "example": "1",
+}
+
+# Answers any route may give: the store is down, the server is stopping, the room's
+# process is unreachable (503), or the body is not what the route takes.
+COMMON_ERRORS: Schema = {
+    "400": error_answer("bad_request: malformed JSON or a field of the wrong type"),
+    "413": error_answer("too_large: a body over 16 KB"),
+    "429": error_answer("rate_limited: over a per-client limit; see the Retry-After header"),
+    "503": error_answer("room_elsewhere, room_moved, server_shutdown or store_error: retry"),
+}
