@@ -73,8 +73,9 @@ def test_the_document_is_its_golden_copy() -> None:
     """A change to the document is meant only with its golden copy regenerated
     (`python3 -m server.web.openapi > tests/net/openapi.golden.json`) and its diff read."""
     kept = GOLDEN.read_text(encoding="utf-8")
-    assert document() == json.loads(kept), "the OpenAPI document differs from its golden copy"
-    assert golden() == kept, "same content, but in another order or layout"
+    again = "if meant: python3 -m server.web.openapi > tests/net/openapi.golden.json"
+    assert document() == json.loads(kept), f"the document differs from its golden copy; {again}"
+    assert golden() == kept, f"the same content in another order or layout; {again}"
 
 
 def test_the_document_is_served_and_valid_openapi_3_1(server: ServerProcess) -> None:
