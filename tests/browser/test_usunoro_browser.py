@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+import msgpack
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page, expect
 
@@ -183,3 +184,72 @@ def test_a_finished_match_says_match_over_in_the_status_line(new_page, server_ur
     page = new_page()
     render_table(page, server_url, "usunoro", finished_match_message("usunoro", 4, 0))
     expect(page.locator("#status-line")).to_have_text("Match over")
+
+
+def sent_moves(page: Page) -> list[dict]:
+    """Every move this page sends on its websocket from now on, decoded."""
+    moves: list[dict] = []
+
+    def watch(ws) -> None:  # type: ignore[no-untyped-def]
+        def sent(payload: bytes | str) -> None:
+            frame = msgpack.unpackb(payload) if isinstance(payload, bytes) else {}
+            if frame.get("t") == "move":
+                moves.append(frame)
+
+        ws.on("framesent", sent)
+
+    page.on("websocket", watch)
+    return moves
+
+
+def press_grab_keys(page: Page, moves: list[dict], where: str) -> None:
+    """Press F and J with focus `where`: nothing is grabbed (no move, no "Grab anyway?")."""
+    page.keyboard.press("f")
+    page.keyboard.press("j")
+    page.wait_for_timeout(150)
+    assert moves == [], (where, moves)
+    assert page.locator("#grab-confirm").count() == 0, where
+
+
+def test_grab_keys_act_only_on_the_table_not_in_other_panels(new_page, server_url) -> None:
+    page = new_page()
+    moves = sent_moves(page)
+    host_usunoro(page, server_url, same_device=True)
+    start(page)
+    # The Rules panel: on its Close button, on its title (focus on the page body), and
+    # inside the rules page itself.
+    page.click("#rules-button")
+    expect(page.locator("#close-rules")).to_be_focused()
+    press_grab_keys(page, moves, "Rules panel's Close")
+    page.click("#rules-panel-title")
+    press_grab_keys(page, moves, "Rules panel's title")
+    page.frame_locator("#rules-frame").locator("main").click()
+    press_grab_keys(page, moves, "the rules page")
+    page.click("#close-rules")
+    expect(page.locator("#rules-panel")).to_have_count(0)
+    # The Settings dialog; the chat (its summary, then typing in it); Ctrl+F (find).
+    page.click("#settings-button")
+    page.locator("#settings-title").click()
+    press_grab_keys(page, moves, "Settings dialog")
+    page.click("#close-settings")
+    page.locator("#talk-summary").focus()
+    press_grab_keys(page, moves, "chat summary")
+    page.evaluate("document.getElementById('talk').open = true")
+    page.click("#talk-input")
+    press_grab_keys(page, moves, "chat input")
+    page.locator("#status-line").click()
+    page.keyboard.press("Control+f")
+    page.keyboard.press("Control+j")
+    page.wait_for_timeout(150)
+    assert moves == [] and page.locator("#grab-confirm").count() == 0, "Ctrl+F / Ctrl+J"
+    # On the table the keys still grab: F for Player 1, J for Player 2 (a grab without
+    # four of a kind asks first).
+    for key, seat in (("f", 0), ("j", 1)):
+        page.locator("#status-line").click()
+        page.keyboard.press(key)
+        expect(page.locator("#grab-confirm").or_(page.locator("#round-result"))).to_be_visible()
+        if page.locator("#grab-confirm").count():
+            page.click("#grab-cancel")
+        else:
+            assert moves and moves[-1]["seat"] == seat
+            break

@@ -143,8 +143,19 @@ export function create(root) {
     selection.clear();
   }
 
+  // The keys belong to the table: they act only while the player is on it, not while
+  // they read or type somewhere else (the Rules or Settings panel open over the page, the
+  // chat, any field), and never with a modifier (Ctrl+F is the browser's find).
+  function keysForTable(event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || event.isComposing) return false;
+    if (document.querySelector("#rules-panel, #settings")) return false;
+    const target = event.target;
+    const onTable = target === document.body || target === document.documentElement || root.contains(target);
+    return onTable && !target.closest("input, select, textarea, [contenteditable]:not([contenteditable=false])");
+  }
+
   function onKey(event) {
-    if (!ctx || event.target.closest("input, select, textarea, [role=dialog]")) return;
+    if (!ctx || !keysForTable(event)) return;
     if (event.key === "Escape") {
       deselectAll();
       return;
