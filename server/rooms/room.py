@@ -55,8 +55,9 @@ class Attachment:
         # The room's chat as of the attach, for the welcome frame (see take_history).
         self.history: list[dict[str, Any]] = []
 
-    async def move(self, seat: int, seq: int, action: Action) -> dict[str, Any]:
-        """Make a move for one of this attachment's seats; returns after it is saved.
+    def move(self, seat: int, seq: int, action: Action) -> asyncio.Future[dict[str, Any]]:
+        """Make a move for one of this attachment's seats; the future is done once it is
+        saved (inputs are queued at once, so a client's frames keep their order).
 
         Result: {"ok": True, "seq", "version", "events"}. The view message the move
         caused reaches this attachment's listener before the call returns and carries
@@ -64,7 +65,7 @@ class Attachment:
         without applying again (and causes no view). Raises RoomError (not_your_seat,
         illegal_action, stale_seq, paused, not_started, match_over, ...).
         """
-        return await self.room.call("move", self, seat, seq, action)
+        return self.room.call("move", self, seat, seq, action)
 
     def last_seqs(self) -> dict[int, int]:
         """Each held seat's last accepted move number (a reconnecting client continues after)."""
@@ -75,12 +76,12 @@ class Attachment:
         """The client has displayed the view of `version` (default: the latest sent)."""
         self.room.post("shown", self, version)
 
-    async def talk(self, frame: dict[str, Any]) -> None:
+    def talk(self, frame: dict[str, Any]) -> asyncio.Future[None]:
         """A table-talk frame: "chat" {text, seat?}, "react" {reaction, seat?}, or the
         host's "mute" {muted, seat | spectators} and "deal_text" {allowed}. Returns once
         it is said (a chat message saved) or set; raises RoomError (muted, chat_off,
         bad_chat, not_host, not_your_seat, bad_seat, bad_request, store_error)."""
-        await self.room.call("talk", self, frame)
+        return self.room.call("talk", self, frame)
 
     def take_history(self) -> list[dict[str, Any]]:
         """The chat messages said before this attachment was made, oldest first, once
@@ -92,13 +93,13 @@ class Attachment:
         """The client's board became visible or hidden (hidden tab): the clock may stop."""
         self.room.post("visible", self, bool(visible))
 
-    async def pause(self) -> None:
+    def pause(self) -> asyncio.Future[None]:
         """Pause the game clock (RULINGS U11: the sole human device, or else the host)."""
-        await self.room.call("pause", self, True)
+        return self.room.call("pause", self, True)
 
-    async def resume(self) -> None:
+    def resume(self) -> asyncio.Future[None]:
         """Resume; the clock restarts once the board is shown again."""
-        await self.room.call("pause", self, False)
+        return self.room.call("pause", self, False)
 
     def detach(self) -> None:
         """Disconnect; the listener gets nothing more. Safe to call twice."""
@@ -179,13 +180,20 @@ class Room:
         self._loop = asyncio.get_running_loop()
         self.task = self._loop.create_task(self._run(), name=f"room-{self.code}")
 
-    async def call(self, kind: str, *args: Any) -> Any:
-        """Queue an input and wait for its answer (raises RoomError on refusal)."""
-        if self._dead:
-            raise RoomError("room_moved", "this room is no longer run here; reconnect")
+    def call(self, kind: str, *args: Any) -> asyncio.Future[Any]:
+        """Queue an input now; the future gets its answer (RoomError on refusal).
+
+        Queued at once, not when awaited: inputs keep the order of the calls, and a
+        caller may take the answer from a done-callback instead of awaiting it.
+        """
         future: asyncio.Future[Any] = (self._loop or asyncio.get_running_loop()).create_future()
-        self.queue.put_nowait((kind, args, future))
-        return await future
+        if self._dead:
+            future.set_exception(
+                RoomError("room_moved", "this room is no longer run here; reconnect")
+            )
+        else:
+            self.queue.put_nowait((kind, args, future))
+        return future
 
     def post(self, kind: str, *args: Any) -> None:
         """Queue an input nobody waits for."""

@@ -14,20 +14,26 @@ import contextlib
 import logging
 import time
 from collections import deque
+from collections.abc import Awaitable
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.rooms.errors import RoomError
-from server.rooms.manager import Attached
+from server.rooms.manager import Attached, Attachment
 from server.store.store import StoreError
 from server.web import frames
 from server.web.api import STORE_DOWN, RateLimited, spend
 from server.web.frames import Close, FrameError
 from server.web.limits import TokenBucket
-from server.web.metrics import Metrics
 from server.web.services import Services
-from server.web.ws_protocol import DIRECT_SEND, DirectSend
+from server.web.ws_protocol import (
+    DIRECT_RECEIVE,
+    DIRECT_SEND,
+    READ_AHEAD,
+    DirectSend,
+    HoldReading,
+)
 
 log = logging.getLogger("zashiki")
 
@@ -163,7 +169,10 @@ class Outbox:
             await asyncio.wait([self.task])
 
     async def aclose(self) -> None:
-        """Stop the writer (frames still queued for a departed client are dropped)."""
+        """Stop the writer (frames still queued for a departed client are dropped, and
+        so is anything pushed later, e.g. the answer to a move still being saved)."""
+        if self.close_code is None:
+            self.close_code = Close.NORMAL
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -249,7 +258,7 @@ async def serve_attached(
     services.outboxes.add(outbox)
     try:
         outbox.start(frames.encode(welcome(attachment)))
-        await read_frames(websocket, services, attachment, outbox)
+        await FrameReader(services, attachment, outbox).run(websocket)
     finally:
         services.outboxes.discard(outbox)
         metrics.connections -= 1
@@ -272,65 +281,173 @@ def welcome(attachment: Attached) -> dict[str, Any]:
     }
 
 
-async def read_frames(
-    websocket: WebSocket, services: Services, attachment: Attached, outbox: Outbox
-) -> None:
-    """The receive loop: one frame at a time, each answered or refused."""
-    limits, metrics = services.limits, services.metrics
-    bucket = TokenBucket(limits.frames_per_second, limits.frame_burst, time.monotonic())
-    talk_bucket = TokenBucket(limits.talk_per_second, limits.talk_burst, time.monotonic())
-    while True:
-        data = await receive_frame(websocket)
-        if data is None:
-            return
-        context: dict[str, Any] = {}
-        try:
-            frame = frames.parse(data, limits.max_frame)
-            if frame["t"] == "move":
-                context = {"seat": frame["seat"], "seq": frame["seq"]}
-            if not bucket.take(time.monotonic()):
-                raise FrameError(frames.RATE_LIMITED, "too many frames; slow down")
-            if frame["t"] in frames.TALK_FRAMES and not talk_bucket.take(time.monotonic()):
-                raise FrameError(frames.RATE_LIMITED, "too many chat messages; slow down")
-            reply = await handle(frame, attachment, metrics)
-        except (FrameError, RoomError) as exc:
-            metrics.errors[exc.code] += 1
-            outbox.push(frames.error(exc.code, exc.message, **context))
-            continue
-        except StoreError as exc:
-            log.warning("websocket to room %s: the store failed: %s", attachment.code, exc)
-            metrics.errors["store_error"] += 1
-            outbox.push(frames.error("store_error", STORE_DOWN, **context))
-            continue
-        if reply is not None and not outbox.carried(reply):
-            outbox.push(frames.encode(reply))
+class FrameReader:
+    """One connection's frames after the hello: each checked, carried out in order, and
+    answered (an ack or a reply frame) or refused with an error frame.
 
+    Two ways to read, one behaviour. Under our protocol (`DIRECT_RECEIVE`) with the room
+    run here, frames arrive by a synchronous callback and go straight into the room's
+    queue; the answer comes back as a done-callback, so no task wakes for a frame.
+    Reading pauses while `ws_protocol.READ_AHEAD` frames wait for their answers. Otherwise
+    (another server, or a room run by another process) `read_awaited` takes one frame
+    at a time and awaits its answer.
+    """
 
-async def handle(
-    frame: dict[str, Any], attachment: Attached, metrics: Metrics
-) -> dict[str, Any] | None:
-    """Carry out one checked frame; returns the reply frame, if the frame has one."""
-    kind = frame["t"]
-    if kind == "move":
-        started = time.monotonic()
-        answer = await attachment.move(frame["seat"], frame["seq"], frame["action"])
+    def __init__(self, services: Services, attachment: Attached, outbox: Outbox) -> None:
+        self.limits = services.limits
+        self.metrics = services.metrics
+        self.attachment = attachment
+        self.outbox = outbox
         now = time.monotonic()
-        metrics.move_done(now, now - started)
-        seat, seq = frame["seat"], frame["seq"]
-        return {"t": "ack", "seat": seat, "seq": seq, "version": answer["version"]}
-    if kind == "shown":
-        version = frame.get("version")
-        attachment.shown(version if isinstance(version, int) else None)
-    elif kind == "visible":
-        attachment.visible(frame["visible"])
-    elif kind == "pause":
-        await attachment.pause()
-    elif kind == "resume":
-        await attachment.resume()
-    elif kind == "ping":
-        return {"t": "pong"}
-    elif kind in TALK_KINDS:
-        await attachment.talk(frame)
-    elif kind == "hello":
-        raise FrameError(frames.BAD_FRAME, "already authenticated")
-    return None
+        self.bucket = TokenBucket(self.limits.frames_per_second, self.limits.frame_burst, now)
+        self.talk_bucket = TokenBucket(self.limits.talk_per_second, self.limits.talk_burst, now)
+        # Frames read directly whose answers are not sent yet, oldest first: (frame or
+        # None if unparsable, started, the room's answer to come or None, refusal).
+        self.waiting: deque[
+            tuple[dict[str, Any] | None, float, asyncio.Future[Any] | None, Exception | None]
+        ] = deque()
+        self._hold: HoldReading | None = None
+
+    async def run(self, websocket: WebSocket) -> None:
+        """Read and answer frames until the client goes."""
+        receive_directly = websocket.scope.get("extensions", {}).get(DIRECT_RECEIVE)
+        if receive_directly is None or not isinstance(self.attachment, Attachment):
+            await self.read_awaited(websocket)
+            return
+        self._hold = receive_directly(self.on_frame)
+        while await receive_frame(websocket) is not None:
+            pass  # only the disconnect comes this way now
+
+    async def read_awaited(self, websocket: WebSocket) -> None:
+        """The receive loop: one frame at a time, each answered or refused."""
+        while True:
+            data = await receive_frame(websocket)
+            if data is None:
+                return
+            frame, started = None, time.monotonic()
+            try:
+                frame = self.parse(data, started)
+                work = self.start(frame)
+                result = None if work is None else await work
+            except (FrameError, RoomError, StoreError) as exc:
+                self.refuse(exc, frame)
+                continue
+            self.answer(frame, result, started)
+
+    def on_frame(self, data: bytes | str) -> None:
+        """The protocol's receiver: check and start the frame in `data`. Answers go out
+        in the order of the frames, so one that waits on the room holds back the answers
+        of those after it (`_send_ready`)."""
+        frame, started, work, refused = None, time.monotonic(), None, None
+        try:
+            frame = self.parse(data, started)
+            work = self.start(frame)
+        except (FrameError, RoomError, StoreError) as exc:
+            refused = exc
+        if work is None and not self.waiting:
+            self.settle(frame, started, None, refused)
+            return
+        self.waiting.append((frame, started, work, refused))
+        if work is not None:
+            work.add_done_callback(self._send_ready)
+        if len(self.waiting) == READ_AHEAD and self._hold is not None:
+            self._hold(True)
+
+    def _send_ready(self, _: object = None) -> None:
+        """Answer the waiting frames whose turn has come, oldest first."""
+        waiting = self.waiting
+        while waiting:
+            frame, started, work, refused = waiting[0]
+            if work is not None:
+                if not work.done():
+                    break
+                if work.cancelled():
+                    waiting.popleft()
+                    continue
+                refused = work.exception()
+                result = None if refused else work.result()
+            else:
+                result = None
+            waiting.popleft()
+            if len(waiting) == READ_AHEAD - 1 and self._hold is not None:
+                self._hold(False)
+            self.settle(frame, started, result, refused)
+
+    def settle(
+        self,
+        frame: dict[str, Any] | None,
+        started: float,
+        result: Any,
+        refused: BaseException | None,
+    ) -> None:
+        """Send one frame's answer: its reply, or its error frame if it was refused."""
+        if refused is None:
+            assert frame is not None
+            self.answer(frame, result, started)
+        elif isinstance(refused, (FrameError, RoomError, StoreError)):
+            self.refuse(refused, frame)
+        else:
+            raise refused  # a bug: the loop logs it
+
+    def parse(self, data: bytes | str, now: float) -> dict[str, Any]:
+        """The frame in `data`, parsed and within the connection's rates (FrameError)."""
+        frame = frames.parse(data, self.limits.max_frame)
+        if not self.bucket.take(now):
+            raise FrameError(frames.RATE_LIMITED, "too many frames; slow down")
+        if frame["t"] in frames.TALK_FRAMES and not self.talk_bucket.take(now):
+            raise FrameError(frames.RATE_LIMITED, "too many chat messages; slow down")
+        return frame
+
+    def start(self, frame: dict[str, Any]) -> Awaitable[Any] | None:
+        """Carry out one checked frame: the room's answer still to come, or None when
+        it is done already."""
+        attachment, kind = self.attachment, frame["t"]
+        if kind == "move":
+            return attachment.move(frame["seat"], frame["seq"], frame["action"])
+        if kind == "pause":
+            return attachment.pause()
+        if kind == "resume":
+            return attachment.resume()
+        if kind in TALK_KINDS:
+            return attachment.talk(frame)
+        if kind == "shown":
+            version = frame.get("version")
+            attachment.shown(version if isinstance(version, int) else None)
+        elif kind == "visible":
+            attachment.visible(frame["visible"])
+        elif kind == "hello":
+            raise FrameError(frames.BAD_FRAME, "already authenticated")
+        return None
+
+    def answer(self, frame: dict[str, Any], result: Any, started: float) -> None:
+        """Send the reply a carried-out frame has, if any: an ack (unless the view the
+        move caused carried it) or a pong."""
+        kind = frame["t"]
+        if kind == "move":
+            now = time.monotonic()
+            self.metrics.move_done(now, now - started)
+            reply = {
+                "t": "ack",
+                "seat": frame["seat"],
+                "seq": frame["seq"],
+                "version": result["version"],
+            }
+            if not self.outbox.carried(reply):
+                self.outbox.push(frames.encode(reply))
+        elif kind == "ping":
+            self.outbox.push(frames.encode({"t": "pong"}))
+
+    def refuse(
+        self, exc: FrameError | RoomError | StoreError, frame: dict[str, Any] | None
+    ) -> None:
+        """Send the error frame for a refused frame (a move's names its seat and seq)."""
+        if isinstance(exc, StoreError):
+            log.warning("websocket to room %s: the store failed: %s", self.attachment.code, exc)
+            code, message = "store_error", STORE_DOWN
+        else:
+            code, message = exc.code, exc.message
+        self.metrics.errors[code] += 1
+        context = {}
+        if frame is not None and frame["t"] == "move":
+            context = {"seat": frame["seat"], "seq": frame["seq"]}
+        self.outbox.push(frames.error(code, message, **context))

@@ -9,9 +9,13 @@ returns False when the connection cannot take them now (closing, or its write bu
 above the transport's high-water mark), so the caller queues them instead. Handshake,
 receive, ping, close and back-pressure otherwise stay uvicorn's.
 
-Reading: uvicorn pauses the socket after every received message until the app has
-taken it (two epoll changes per frame). Here it pauses only when `READ_AHEAD` messages
-wait, which bounds a flooding client the same way.
+Receiving: a second extension, `DIRECT_RECEIVE`, lets the app take data messages as
+they arrive, handed to a synchronous callback instead of queued for `receive()` (which
+then returns only the disconnect), so no task wakes per frame; the app pauses and
+resumes reading itself while its work is under way (see `receive_directly`). Otherwise
+uvicorn pauses the socket after every received message until the app has taken it (two
+epoll changes per frame); here it pauses only when `READ_AHEAD` messages wait, which
+bounds a flooding client the same way.
 """
 
 from __future__ import annotations
@@ -26,6 +30,11 @@ from websockets.http11 import Request
 # scope["extensions"][DIRECT_SEND]: Callable[[bytes], bool], see `write_binary`.
 DIRECT_SEND = "zashiki.direct_send"
 DirectSend = Callable[[bytes], bool]
+# scope["extensions"][DIRECT_RECEIVE]: Callable[[Receiver], HoldReading], see
+# `receive_directly`.
+DIRECT_RECEIVE = "zashiki.direct_receive"
+Receiver = Callable[[bytes | str], None]
+HoldReading = Callable[[bool], None]
 READ_AHEAD = 4  # received messages held for the app before reading pauses
 
 _OPCODE_BINARY_FIN = 0x82
@@ -52,13 +61,47 @@ def binary_frame(data: bytes) -> bytes:
 
 
 class DirectSendProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's websockets-sansio protocol plus `DIRECT_SEND` and lazier read pausing."""
+    """uvicorn's websockets-sansio protocol plus `DIRECT_SEND`, `DIRECT_RECEIVE` and
+    lazier read pausing."""
+
+    receiver: Receiver | None = None
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         scope: dict[str, Any] | None = getattr(self, "scope", None)
         if scope is not None:  # the upgrade was accepted: the app runs next
             scope["extensions"][DIRECT_SEND] = self.write_binary
+            scope["extensions"][DIRECT_RECEIVE] = self.receive_directly
+
+    def receive_directly(self, receiver: Receiver) -> HoldReading:
+        """From now on give every data message to `receiver` as it arrives (those already
+        queued first, in order); `receive()` then returns only the disconnect.
+
+        Returns the app's switch for reading: True pauses it (the app has enough under
+        way), False resumes it. A close by the app resumes it as uvicorn does.
+        """
+        self.receiver = receiver
+        kept = []
+        while not self.queue.empty():
+            message = self.queue.get_nowait()
+            if message["type"] == "websocket.receive":
+                data = message.get("bytes")
+                receiver(data if data is not None else message.get("text", ""))
+            else:
+                kept.append(message)
+        for message in kept:
+            self.queue.put_nowait(message)
+        self.hold_reading(False)
+        return self.hold_reading
+
+    def hold_reading(self, hold: bool) -> None:
+        """Pause (True) or resume (False) reading from the socket."""
+        if hold != self.read_paused and not self.transport.is_closing():
+            self.read_paused = hold
+            if hold:
+                self.transport.pause_reading()
+            else:
+                self.transport.resume_reading()
 
     def write_binary(self, data: bytes) -> bool:
         """Write `data` as one binary frame now; False if the connection cannot take it
@@ -75,13 +118,27 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
         return True
 
     def send_receive_event_to_app(self) -> None:
-        # As uvicorn's, for binary messages, but reading pauses only once READ_AHEAD
-        # messages wait (uvicorn's receive() resumes it when the app has taken them all).
-        if self.curr_msg_data_type != "bytes" or self.close_sent:
+        # As uvicorn's, but straight to the app's receiver if it gave one; and else, for
+        # binary messages, reading pauses only once READ_AHEAD messages wait (uvicorn's
+        # receive() resumes it when the app has taken them all).
+        receiver = self.receiver
+        if self.close_sent or (receiver is None and self.curr_msg_data_type != "bytes"):
             super().send_receive_event_to_app()
             return
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
         self.frames = []
+        if receiver is not None:
+            if self.curr_msg_data_type == "bytes":
+                receiver(data)
+                return
+            try:
+                text = data.decode()
+            except UnicodeDecodeError:
+                self.conn.send_close(1007)  # as uvicorn: invalid UTF-8 closes the socket
+                self.handle_parser_exception()
+                return
+            receiver(text)
+            return
         self.queue.put_nowait({"type": "websocket.receive", "bytes": data})
         if not self.read_paused and self.queue.qsize() >= READ_AHEAD:
             self.read_paused = True
