@@ -164,3 +164,19 @@ async def test_connection_past_the_room_cap_is_refused(
     for ws in spectators:
         await ws.close()
     assert await session.alive()
+
+
+async def test_frames_sent_along_with_the_hello_are_answered_in_order(
+    server: ServerProcess, client: Client
+) -> None:
+    # They reach the server before the connection is attached to its room: they wait,
+    # and are then read in order with whatever follows (text frames included).
+    seats = await humans_only_room(client)
+    ws = await hello(server, seats[0].code, [seats[0].token])
+    for frame in (codec.pack({"t": "ping"}), "hello there", codec.pack({"t": "ping", "n": 2})):
+        await ws.send(frame)
+    kinds = [codec.unpack(await ws.recv())["t"] for _ in range(5)]
+    assert kinds == ["welcome", "view", "pong", "error", "pong"]
+    await ws.send("hello again")  # a text frame read straight away, once attached
+    assert codec.unpack(await ws.recv())["code"] == "bad_frame"
+    await ws.close()
