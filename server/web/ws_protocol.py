@@ -9,6 +9,13 @@ returns False when the connection cannot take them now (closing, or its write bu
 above the transport's high-water mark), so the caller queues them instead. Handshake,
 receive, ping, close and back-pressure otherwise stay uvicorn's.
 
+Reading frames: a client's moves are small binary frames, and websockets' sans-I/O
+parser costs more per frame than the rest of the receive path. Once the handshake is
+read, this protocol finds frame boundaries itself: a short, final, masked binary frame
+(nearly every frame a client sends) is unmasked here, and every other frame (text,
+ping, pong, close, fragments, anything long or malformed) is passed whole to websockets,
+which so always reads from a frame boundary and keeps its state, checks and replies.
+
 Receiving: a second extension, `DIRECT_RECEIVE`, lets the app take data messages as
 they arrive, handed to a synchronous callback instead of queued for `receive()` (which
 then returns only the disconnect), so no task wakes per frame; the app pauses and
@@ -27,6 +34,12 @@ from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
+from websockets.protocol import State
+
+try:  # the C version websockets itself uses, when it is built
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover
+    from websockets.utils import apply_mask
 
 # scope["extensions"][DIRECT_SEND]: Callable[[bytes], bool], see `write_binary`.
 DIRECT_SEND = "zashiki.direct_send"
@@ -39,6 +52,8 @@ HoldReading = Callable[[bool], None]
 READ_AHEAD = 4  # received messages held for the app before reading pauses
 
 _OPCODE_BINARY_FIN = 0x82
+_MASKED = 0x80
+_SHORT_MAX = 125  # payload lengths held in the frame's second byte
 _SHORT = struct.Struct("!BB").pack
 _MEDIUM = struct.Struct("!BBH").pack
 _LONG = struct.Struct("!BBQ").pack
@@ -112,10 +127,75 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
     read pausing, and less held per open connection."""
 
     receiver: Receiver | None = None
+    # Set once the handshake is read: frames are then found by `_take_frames`.
+    _framing = False
+    _partial = b""  # the start of a frame not yet all received
+    _passing = 0  # bytes of the frame websockets is reading, still to hand it
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.queue = MessageQueue()  # type: ignore[assignment]
+
+    def data_received(self, data: bytes) -> None:
+        if self._framing:
+            self._take_frames(data)
+            return
+        handshaking = not self.handshake_initiated
+        super().data_received(data)
+        # Take over only from a clean boundary: the request read and nothing after it.
+        self._framing = (
+            handshaking
+            and self.handshake_initiated
+            and not self.close_sent
+            and not self.conn.reader.buffer
+            and data.endswith(b"\r\n\r\n")
+        )
+
+    def _take_frames(self, data: bytes) -> None:
+        """Deliver the short binary frames in `data`; hand websockets all else, whole."""
+        buf = self._partial + data if self._partial else data
+        self._partial = b""
+        pos, end = 0, len(buf)
+        while pos < end:
+            if self._passing:
+                take = min(self._passing, end - pos)
+                self._passing -= take
+                super().data_received(buf[pos : pos + take])
+                pos += take
+                if self.conn.state in (State.CLOSING, State.CLOSED):
+                    self._framing = False  # websockets finishes the close on its own
+                    if pos < end:
+                        super().data_received(buf[pos:])
+                    return
+                continue
+            if end - pos < 2:
+                break
+            first, second = buf[pos], buf[pos + 1]
+            size = second & 0x7F
+            if first == _OPCODE_BINARY_FIN and second & _MASKED and size <= _SHORT_MAX:
+                if end - pos < 6 + size:
+                    break
+                start = pos + 6
+                self.frames = [apply_mask(buf[start : start + size], buf[pos + 2 : start])]
+                self.curr_msg_data_type = "bytes"
+                pos = start + size
+                self.send_receive_event_to_app()
+                continue
+            extended = 2 if size == 126 else 8 if size == 127 else 0
+            header = 2 + extended + (4 if second & _MASKED else 0)
+            if end - pos < header:
+                break
+            if extended:
+                size = int.from_bytes(buf[pos + 2 : pos + 2 + extended], "big")
+            self._passing = header + size
+            if first & 0x80 == 0:
+                # A fragmented message: websockets reads the rest of the connection, so
+                # that no short frame can cut into it.
+                self._framing = False
+                super().data_received(buf[pos:])
+                return
+        if pos < end:
+            self._partial = buf[pos:]
 
     def start_keepalive(self) -> None:
         # uvicorn calls this once the accept is written: the handshake's request and

@@ -1,0 +1,111 @@
+"""Websocket frames however TCP cuts them: the server finds frame boundaries itself for
+short binary frames (ws_protocol.py) and hands websockets every other frame whole.
+
+A raw socket does the handshake and writes frames byte by byte, so every frame is split
+at every possible place; control frames, text frames and a fragmented message are mixed
+in. Each frame must get its own answer, in order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import os
+import struct
+from typing import Any
+
+from client.lib import Client
+from server.store import codec
+from tests.net.conftest import ServerProcess
+from tests.net.drive import humans_only_room
+
+PING, PONG, TEXT, BINARY, CONTINUATION = 0x9, 0xA, 0x1, 0x2, 0x0
+
+
+def client_frame(opcode: int, payload: bytes, fin: bool = True) -> bytes:
+    """A masked client frame (RFC 6455 5.2)."""
+    mask = os.urandom(4)
+    size = len(payload)
+    head = bytes([(0x80 if fin else 0) | opcode])
+    if size < 126:
+        head += bytes([0x80 | size])
+    else:
+        head += bytes([0x80 | 126]) + struct.pack("!H", size)
+    return head + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+
+
+class RawSocket:
+    """A websocket client on a bare TCP stream."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, server: ServerProcess, code: str) -> RawSocket:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        writer.write(
+            f"GET /ws?room={code} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+        response = await reader.readuntil(b"\r\n\r\n")
+        assert response.startswith(b"HTTP/1.1 101"), response
+        return cls(reader, writer)
+
+    async def send_bytewise(self, data: bytes) -> None:
+        for i in range(len(data)):
+            self.writer.write(data[i : i + 1])
+            await self.writer.drain()
+            await asyncio.sleep(0)
+
+    async def frame(self) -> tuple[int, bytes]:
+        """The next server frame: (opcode, payload)."""
+        first, second = await self.reader.readexactly(2)
+        size = second & 0x7F
+        if size == 126:
+            (size,) = struct.unpack("!H", await self.reader.readexactly(2))
+        elif size == 127:
+            (size,) = struct.unpack("!Q", await self.reader.readexactly(8))
+        return first & 0x0F, await self.reader.readexactly(size)
+
+    async def message(self) -> dict[str, Any]:
+        """The next server frame that is a binary message, unpacked."""
+        while True:
+            opcode, payload = await asyncio.wait_for(self.frame(), 10)
+            if opcode == BINARY:
+                return codec.unpack(payload)
+
+
+async def test_frames_cut_at_every_byte_are_each_answered_in_order(
+    server: ServerProcess, client: Client
+) -> None:
+    seats = await humans_only_room(client)
+    ws = await RawSocket.open(server, seats[0].code)
+    await ws.send_bytewise(
+        client_frame(BINARY, codec.pack({"t": "hello", "tokens": [seats[0].token]}))
+    )
+    assert (await ws.message())["t"] == "welcome"
+    assert (await ws.message())["t"] == "view"
+    stream = b"".join(
+        [
+            client_frame(BINARY, codec.pack({"t": "ping", "n": 1})),
+            client_frame(PING, b"are you there"),
+            client_frame(TEXT, b"hello there"),
+            client_frame(BINARY, codec.pack({"t": "ping", "pad": "x" * 200})),  # 16-bit length
+            client_frame(BINARY, b"\xc1"),
+        ]
+    )
+    await ws.send_bytewise(stream)
+    assert await asyncio.wait_for(ws.frame(), 10) == (BINARY, codec.pack({"t": "pong"}))
+    assert await asyncio.wait_for(ws.frame(), 10) == (PONG, b"are you there")
+    assert (await ws.message())["code"] == "bad_frame"  # the text frame
+    assert (await ws.message()) == {"t": "pong"}
+    assert (await ws.message())["code"] == "bad_frame"
+    # A message in two fragments, then a short frame: each answered.
+    ping = codec.pack({"t": "ping"})
+    fragmented = client_frame(BINARY, ping[:2], fin=False) + client_frame(CONTINUATION, ping[2:])
+    await ws.send_bytewise(fragmented + client_frame(BINARY, ping))
+    assert (await ws.message()) == {"t": "pong"}
+    assert (await ws.message()) == {"t": "pong"}
+    ws.writer.close()
