@@ -3,7 +3,9 @@ short binary frames (ws_protocol.py) and hands websockets every other frame whol
 
 A raw socket does the handshake and writes frames byte by byte, so every frame is split
 at every possible place; control frames, text frames and a fragmented message are mixed
-in. Each frame must get its own answer, in order.
+in. Each frame must get its own answer, in order. A second test drives the protocol
+without a socket and checks which bytes websockets' parser is given: exactly the frames
+the protocol does not take itself.
 """
 
 from __future__ import annotations
@@ -14,8 +16,12 @@ import os
 import struct
 from typing import Any
 
+from uvicorn.config import Config
+from uvicorn.server import ServerState
+
 from client.lib import Client
 from server.store import codec
+from server.web.ws_protocol import DIRECT_RECEIVE, DirectSendProtocol
 from tests.net.conftest import ServerProcess
 from tests.net.drive import humans_only_room
 
@@ -109,3 +115,68 @@ async def test_frames_cut_at_every_byte_are_each_answered_in_order(
     assert (await ws.message()) == {"t": "pong"}
     assert (await ws.message()) == {"t": "pong"}
     ws.writer.close()
+
+
+class FakeTransport:
+    """Just enough of an asyncio transport for the protocol (no socket)."""
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+        self.closing = False
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 50000), "sockname": ("127.0.0.1", 8000)}.get(
+            name, default
+        )
+
+    def write(self, data: bytes) -> None:
+        self.written.append(data)
+
+    def is_closing(self) -> bool:
+        return self.closing
+
+    def close(self) -> None:
+        self.closing = True
+
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
+
+
+async def test_websockets_reads_only_the_frames_the_protocol_does_not_take() -> None:
+    taken: list[bytes | str] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        scope["extensions"][DIRECT_RECEIVE](taken.append)
+        while (await receive())["type"] != "websocket.disconnect":
+            pass
+
+    config = Config(app, ws=DirectSendProtocol, ws_per_message_deflate=False, lifespan="off")
+    config.load()
+    protocol = DirectSendProtocol(config, ServerState(), {}, asyncio.get_running_loop())
+    protocol.connection_made(FakeTransport())  # type: ignore[arg-type]
+    fed: list[bytes] = []
+    receive_data = protocol.conn.receive_data
+    protocol.conn.receive_data = lambda data: (fed.append(bytes(data)), receive_data(data))[1]  # type: ignore[method-assign]
+    key = base64.b64encode(os.urandom(16)).decode()
+    protocol.data_received(
+        f"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
+    for _ in range(5):
+        await asyncio.sleep(0)  # the app accepts and takes frames directly
+    assert protocol.handshake_complete
+    fed.clear()
+    short = [client_frame(BINARY, bytes([n]) * n) for n in (1, 125)]
+    others = [
+        client_frame(PING, b"\x82\x85" * 3),  # bytes that look like a short frame's header
+        client_frame(TEXT, b"hi"),
+        client_frame(BINARY, b"y" * 126),  # a 16-bit length: websockets reads it
+    ]
+    stream = short[0] + others[0] + short[1] + others[1] + others[2] + short[0]
+    for i in range(len(stream)):  # one byte at a time
+        protocol.data_received(stream[i : i + 1])
+    assert b"".join(fed) == b"".join(others), "websockets read a frame the protocol took"
+    assert taken == [b"\x01", b"}" * 125, "hi", b"y" * 126, b"\x01"]
