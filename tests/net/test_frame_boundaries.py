@@ -180,3 +180,22 @@ async def test_websockets_reads_only_the_frames_the_protocol_does_not_take() -> 
         protocol.data_received(stream[i : i + 1])
     assert b"".join(fed) == b"".join(others), "websockets read a frame the protocol took"
     assert taken == [b"\x01", b"}" * 125, "hi", b"y" * 126, b"\x01"]
+
+
+async def test_a_short_frame_inside_a_fragmented_message_is_a_protocol_error(
+    server: ServerProcess, client: Client
+) -> None:
+    seats = await humans_only_room(client)
+    ws = await RawSocket.open(server, seats[0].code)
+    await ws.send_bytewise(client_frame(BINARY, codec.pack({"t": "hello", "tokens": []})))
+    assert (await ws.message())["t"] == "welcome"
+    ping = codec.pack({"t": "ping"})
+    # RFC 6455 5.4: a new data frame may not start before the fragmented message ends.
+    await ws.send_bytewise(client_frame(BINARY, ping[:2], fin=False) + client_frame(BINARY, ping))
+    while True:
+        opcode, payload = await asyncio.wait_for(ws.frame(), 10)
+        if opcode == 0x8:  # close
+            break
+        assert codec.unpack(payload).get("t") != "pong", "the short frame was read"
+    assert struct.unpack("!H", payload[:2])[0] == 1002
+    ws.writer.close()
