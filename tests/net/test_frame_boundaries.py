@@ -180,6 +180,10 @@ async def test_websockets_reads_only_the_frames_the_protocol_does_not_take() -> 
         protocol.data_received(stream[i : i + 1])
     assert b"".join(fed) == b"".join(others), "websockets read a frame the protocol took"
     assert taken == [b"\x01", b"}" * 125, "hi", b"y" * 126, b"\x01"]
+    protocol.connection_lost(None)  # the app hears the disconnect and returns
+    for _ in range(5):
+        await asyncio.sleep(0)
+    assert not protocol.tasks, "the app did not finish"
 
 
 async def test_a_short_frame_inside_a_fragmented_message_is_a_protocol_error(
