@@ -35,25 +35,29 @@ export function replaceKeepingFocus(root, ...children) {
 
 /**
  * A table's header row: `badges` (text, or nodes for badges with an id; null is left
- * out), the paused marker, Pause/Resume for a seated player while the match runs, Rules
- * (when the page can open them: `ctx.openRules`) and Settings.
+ * out) and the paused marker, then the controls: Pause/Resume for a seated player while
+ * the match runs, Rules (when the page can open them: `ctx.openRules`) and Settings. The
+ * two groups wrap apart, so on a phone the short badges share a line of their own
+ * instead of each line growing to a button's height.
  */
 export function tableHeader(ctx, badges) {
   const room = ctx.room || {};
   const canPause = room.can_pause !== false && ctx.you.length && !ctx.message.outcome;
   return el("div", { class: "row table-head" },
-    badges.filter(Boolean).map((b) => (b instanceof Node ? b : el("span", { class: "badge" }, b))),
-    room.paused ? el("span", { class: "badge strong", id: "paused" }, "⏸ " + t("paused")) : null,
-    canPause ? el("button", {
-      type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
-      onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
-    }, room.paused ? t("resume") : t("pause")) : null,
-    ctx.openRules ? el("button", {
-      type: "button", class: "ghost", "data-key": "rules", id: "rules-button", onclick: ctx.openRules,
-    }, t("rules_button")) : null,
-    el("button", {
-      type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
-    }, t("settings")));
+    el("div", { class: "head-badges" },
+      badges.filter(Boolean).map((b) => (b instanceof Node ? b : el("span", { class: "badge" }, b))),
+      room.paused ? el("span", { class: "badge strong", id: "paused" }, "⏸ " + t("paused")) : null),
+    el("div", { class: "head-controls" },
+      canPause ? el("button", {
+        type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
+        onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
+      }, room.paused ? t("resume") : t("pause")) : null,
+      ctx.openRules ? el("button", {
+        type: "button", class: "ghost", "data-key": "rules", id: "rules-button", onclick: ctx.openRules,
+      }, t("rules_button")) : null,
+      el("button", {
+        type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
+      }, t("settings"))));
 }
 
 const SUITS = {

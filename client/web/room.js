@@ -280,8 +280,12 @@ export function showRoom(code, { watch = false } = {}) {
     const msg = page.message;
     const isHost = mySeats().includes(msg.room && msg.room.host);
     const reissued = page.reissued;
+    const panel = presencePanel(msg, page.receivedAt, { mine: mySeats(), isHost, actions: seatActions });
+    // The table may scroll the players' line away (tables/frame.js), unless it asks the
+    // player to take their seat back or says the table waits.
+    if (!panel.querySelector("#take-back, #table-waits")) panel.dataset.scrollAway = "";
     return [
-      presencePanel(msg, page.receivedAt, { mine: mySeats(), isHost, actions: seatActions }),
+      panel,
       reissued ? copyBox("reissued-link", t("seat_link_of", { name: seatName(msg.seats, reissued.seat) }),
         seatLink(code, reissued.seat, reissued.token)) : null,
     ];
@@ -406,7 +410,7 @@ export function showRoom(code, { watch = false } = {}) {
       reconnecting: t("status_reconnecting"),
       refused: t("status_refused"),
     }[page.status] || "";
-    return el("p", { class: "muted", id: "connection-status", role: "status" }, text,
+    return el("p", { class: "muted", id: "connection-status", role: "status", "data-scroll-away": "" }, text,
       watch ? " · " + t("spectating") : "");
   }
 
@@ -491,6 +495,7 @@ export function showRoom(code, { watch = false } = {}) {
         el("a", { href: "/" }, t("back_to_lobby")));
       return;
     }
+    title.dataset.scrollAway = "";
     const parts = [title, statusLine()];
     const msg = page.message;
     if ((!msg || page.revoked) && !held().length && !watch && page.summary) {

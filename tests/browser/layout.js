@@ -1,9 +1,9 @@
 // The layout check of tests/browser/layout.py, run in the page as one evaluate:
-// what is off screen, too small, or wider than the window.
-([touch, minimum, slack, mustSee]) => {
+// what is off screen, under the dock, too small, or wider than the window.
+([touch, minimum, slack, mustSee, board]) => {
   const vw = window.innerWidth, vh = window.innerHeight;
   const report = { scrollWidth: document.documentElement.scrollWidth, innerWidth: vw,
-                   missing: [], offscreen: [], small: [], tiny: [] };
+                   missing: [], offscreen: [], small: [], tiny: [], underDock: [] };
   const box = (n) => n.getBoundingClientRect();
   const shown = (n) => n.getClientRects().length > 0 && getComputedStyle(n).visibility !== 'hidden';
   const inView = (n) => { const r = box(n);
@@ -32,6 +32,22 @@
     if (!shown(b) || b.closest('details:not([open]), .fold, .table-head, .sk-history')) continue;
     if (!inView(b)) report.offscreen.push(name(b));
     else if (!uncovered(b)) report.offscreen.push(name(b) + ' (covered)');
+  }
+  // With `board`, nothing a player can tap or read as a card on the board (everything of
+  // the table before the dock) may lie under the dock: their boxes must not meet.
+  const dock = board && document.querySelector('#table-root #dock');
+  if (dock) {
+    const d = box(dock);
+    const parts = '[data-card], [data-term], button, select, input, summary, a[href]';
+    for (const n of table.querySelectorAll(parts)) {
+      if (!(n.compareDocumentPosition(dock) & Node.DOCUMENT_POSITION_FOLLOWING)) continue;
+      if (!shown(n) || n.closest('details:not([open])')) continue;
+      const r = box(n);
+      if (r.width > 0 && r.height > 0 && r.bottom > d.top + slack && r.top < d.bottom - slack
+          && r.right > d.left && r.left < d.right) {
+        report.underDock.push(`${name(n)} (${Math.round(r.top)}–${Math.round(r.bottom)} px, dock from ${Math.round(d.top)} px)`);
+      }
+    }
   }
   const controls = 'button:not([disabled]), select:not([disabled]), input:not([disabled]), summary, a[href]';
   for (const c of document.querySelectorAll(controls)) {

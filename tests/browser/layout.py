@@ -23,18 +23,20 @@ LAYOUT = (Path(__file__).parent / "layout.js").read_text()
 
 
 def layout_problems(
-    page: Page, must_see: tuple[str, ...] = ("#status-line", "#my-hand")
+    page: Page, must_see: tuple[str, ...] = ("#status-line", "#my-hand"), *, board: bool = False
 ) -> list[str]:
     """What is wrong with the page's layout at its current size: sideways scroll, a
     must-see part or an enabled move off screen, a control below the touch size (phone
-    widths, table controls) or below 24 px (anywhere)."""
-    report = page.evaluate(LAYOUT, [TOUCH, MINIMUM, SLACK, list(must_see)])
+    widths, table controls) or below 24 px (anywhere); with `board`, a card or anything
+    tappable on a table's board that the dock lies over (their boxes meet)."""
+    report = page.evaluate(LAYOUT, [TOUCH, MINIMUM, SLACK, list(must_see), board])
     phone = report["innerWidth"] <= PHONE_WIDTH
     problems = []
     if report["scrollWidth"] > report["innerWidth"]:
         problems.append(f"scrollWidth {report['scrollWidth']} > innerWidth {report['innerWidth']}")
     problems += [f"missing {sel}" for sel in report["missing"]]
     problems += [f"off screen: {what}" for what in report["offscreen"]]
+    problems += [f"under the dock: {what}" for what in report["underDock"]]
     problems += [f"below {MINIMUM} px: {what}" for what in report["tiny"]]
     if phone:
         problems += [f"below {TOUCH} px: {what}" for what in report["small"]]

@@ -1,7 +1,9 @@
 """The phone sweep: every game's table through its phases at 360x740, 390x844 and
 1366x800, with no sideways scroll, the status line, the hand and every enabled move on
-screen, touch-size controls on phones, and no serious or critical axe-core finding in
-English or Japanese; the lobby and the waiting room too.
+screen, nothing of the board (cards, terms, anything tappable) under the dock mid-round,
+touch-size controls on phones, and no serious or critical axe-core finding in English or
+Japanese; the lobby and the waiting room too. (While a round's result is on top of the
+table it pushes the board down by its own height; the board is then one scroll away.)
 
 One seeded room per game (seat 0 the human, the rest CPUs, made straight in the suite's
 Redis) is opened in one page; at each new state of the table (phase, a result on top,
@@ -86,7 +88,14 @@ TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimat
 STEPS = 8  # moves per game: through the first phases without playing whole rounds
 SECONDS = 60  # at most this long per game, CPUs' thinking included
 # States to see before a game's sweep stops early (at least two are required).
-GOAL = {"usunoro": 3, "kokuto_rum": 5, "shirokuro_jong": 3}
+GOAL = {
+    "usunoro": 3,
+    "kokuto_rum": 5,
+    "shirokuro_jong": 3,
+    "junocos": 3,
+    "utsuke": 3,
+    "hachinin_meri": 4,
+}
 
 
 def state_of(page: Page) -> str:
@@ -96,22 +105,27 @@ def state_of(page: Page) -> str:
           const table = document.querySelector('.table');
           const parts = [table ? table.dataset.phase : 'none'];
           for (const [sel, tag] of [['#round-result', 'result'], ['#grab-confirm', 'confirm'],
-                                    ['#claim-prompt', 'claim'], ['#guess-panel', 'guess']])
+                                    ['#claim-prompt', 'claim'], ['#guess-panel', 'guess'],
+                                    ['#current-trick li', 'trick']])
             if (document.querySelector(sel)) parts.push(tag);
           return parts.join('+');
         }"""
     )
 
 
-def check_sizes(page: Page, label: str, must_see: tuple[str, ...]) -> list[str]:
-    """Resize through SIZES, checking the layout at each; phone screenshots saved."""
+def check_sizes(
+    page: Page, label: str, must_see: tuple[str, ...], *, board: bool = False
+) -> list[str]:
+    """Resize through SIZES, checking the layout at each (with `board`, the board clear
+    of the dock too); phone screenshots saved."""
     problems = []
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate(
             "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
         )
-        problems += [f"{label} at {width}x{height}: {p}" for p in layout_problems(page, must_see)]
+        found = layout_problems(page, must_see, board=board)
+        problems += [f"{label} at {width}x{height}: {p}" for p in found]
         if width <= 390:
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / f"sweep-{label}-{width}.png"))
@@ -137,7 +151,8 @@ def test_table_fits_phones_through_its_phases(new_page, server_url, redis_url, g
             must_see = ("#status-line", "#my-hand")
             if "result" in state:
                 must_see += ("#round-result h2",)
-            problems += check_sizes(page, f"{game_id}-{state}", must_see)
+            mid_round = "result" not in state
+            problems += check_sizes(page, f"{game_id}-{state}", must_see, board=mid_round)
             if len(seen) == 1:
                 # Mid-round: axe-core in English, then Japanese.
                 problems += [f"{game_id} en: {p}" for p in axe_problems(page)]
@@ -194,3 +209,34 @@ def test_rules_pages_fit_phones_and_pass_axe(new_page, server_url, lang) -> None
             problems.append(f"rules {game_id} {lang}: {width[0]} px wide in {width[1]}")
         problems += [f"rules {game_id} {lang}: {p}" for p in axe_problems(page)]
     assert not problems, "\n".join(problems)
+
+
+def test_the_page_keeps_the_board_clear_of_the_dock_but_never_against_the_player(
+    new_page, server_url, redis_url
+) -> None:
+    # Utsuke's guess at 360x740: the Lord's open hand (the board) would lie under the dock.
+    code, seat, token = seeded_room(redis_url, "utsuke", ["host", "cpu", "cpu"], seed=3)
+    page = new_page(width=360, height=740)
+    open_seat(page, server_url, code, seat, token)
+    expect(page.locator("#guess-pad")).to_be_visible()
+    page.evaluate(TWO_FRAMES)
+    assert layout_problems(page, board=True) == []
+    rest = page.evaluate("scrollY")
+    assert rest > 0, "the page scrolled the room's title away to make room for the board"
+    # The player scrolls up to the room's title: a redraw of the table leaves it there.
+    page.mouse.move(180, 200)
+    page.mouse.wheel(0, -400)
+    page.wait_for_function("() => scrollY === 0")
+    page.evaluate("document.getElementById('lang-toggle').click()")  # the table redraws
+    expect(page.locator("#settings-button")).to_have_text("設定")
+    page.evaluate(TWO_FRAMES)
+    assert page.evaluate("scrollY") == 0
+    # Back at the resting place, the page keeps the board clear again; Settings opened
+    # from the table shows its panel (above the table) in sight.
+    page.mouse.wheel(0, rest)
+    page.wait_for_function("(rest) => Math.abs(scrollY - rest) <= 1", arg=rest)
+    page.evaluate("document.getElementById('settings-button').click()")
+    expect(page.locator("#settings")).to_be_visible()
+    page.evaluate(TWO_FRAMES)
+    top = page.evaluate("document.getElementById('settings').getBoundingClientRect().top")
+    assert -1 <= top < 740 / 2, f"the settings panel starts at {top} px"

@@ -5,7 +5,8 @@
 //
 // `paint` replaces the table and puts keyboard focus back: on the same control when it
 // is still there, else (the control was played or went away) on the dock's first
-// enabled control, so focus never falls back to the page top after an action.
+// enabled control, so focus never falls back to the page top after an action. It also
+// keeps the board clear of the dock (see clearBoard).
 
 import { el } from "../components.js";
 import { addStrings, t } from "../i18n.js";
@@ -72,6 +73,7 @@ export function paint(root, table) {
   const wasInside = (active && root.contains(active)) || (lost && root.dataset.hadFocus === "1");
   const key = active && root.contains(active) && active.dataset ? active.dataset.key : root.dataset.focusKey;
   root.replaceChildren(table);
+  clearBoard();
   if (!wasInside) return;
   const again = key ? root.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
   const target = (again && !again.disabled ? again : null)
@@ -92,4 +94,64 @@ function watchFocus(root) {
   root.addEventListener("focusout", (e) => {
     if (e.relatedTarget && !root.contains(e.relatedTarget)) root.dataset.hadFocus = "0";
   });
+}
+
+// -- the board clear of the dock --------------------------------------------------------
+// The dock sticks to the bottom of the window, so on a small screen it lies over the end
+// of the board until the page is scrolled. The page scrolls itself just far enough for
+// the board to end where the dock begins, measured on every paint and whenever the dock
+// or the window changes size, but never past the top of the table, nor past anything
+// above the table that the page has not marked data-scroll-away (the room's title and
+// players' line may go; Settings, Play again or a replay's controls stay in sight). It
+// never works against the player: once they scroll the page themselves (wheel, touch,
+// keys) it waits until they are back at that resting place, and while their focus is
+// elsewhere on the page (a dialog, the chat) it leaves the page alone.
+const SCROLL_KEYS = new Set(["PageUp", "PageDown", "Home", "End", "ArrowUp", "ArrowDown", " "]);
+let playerScrolled = false;
+let resting = null; // where clearBoard last wanted the page
+window.addEventListener("scroll", () => {
+  if (playerScrolled && resting !== null && Math.abs(window.scrollY - resting) <= 1) playerScrolled = false;
+}, { passive: true });
+for (const type of ["wheel", "touchmove"]) {
+  window.addEventListener(type, () => { playerScrolled = true; }, { passive: true });
+}
+window.addEventListener("keydown", (e) => {
+  // Keys scroll the page only while nothing on it has focus.
+  if (SCROLL_KEYS.has(e.key) && (e.target === document.body || e.target === document.documentElement)) {
+    playerScrolled = true;
+  }
+});
+window.addEventListener("resize", () => {
+  playerScrolled = false;
+  clearBoard();
+});
+const watchDock = new ResizeObserver(() => clearBoard());
+let watched = null;
+
+function clearBoard() {
+  const dock = document.getElementById("dock");
+  if (dock !== watched) {
+    watchDock.disconnect();
+    if (dock) watchDock.observe(dock);
+    watched = dock;
+  }
+  const board = dock && dock.previousElementSibling;
+  if (!board) return;
+  const table = dock.parentElement;
+  const holder = dock.closest("#table-root") || table;
+  const focus = document.activeElement;
+  if (focus && !focus.contains(holder) && !holder.contains(focus)) return; // the player is elsewhere
+  let limit = table.getBoundingClientRect().top;
+  for (let above = holder.previousElementSibling; above; above = above.previousElementSibling) {
+    if (!above.hasAttribute("data-scroll-away")) limit = Math.min(limit, above.getBoundingClientRect().top);
+  }
+  const gap = parseFloat(getComputedStyle(table).rowGap) || 0;
+  const needed = board.getBoundingClientRect().bottom + gap - (window.innerHeight - dock.offsetHeight);
+  const wanted = Math.max(0, window.scrollY + Math.min(limit, needed));
+  const off = Math.abs(wanted - window.scrollY) > 1;
+  if (playerScrolled && off) return;
+  // Back where the table would put the page (now, or when last asked): it keeps it there.
+  playerScrolled = false;
+  resting = wanted;
+  if (off) window.scrollTo(0, wanted);
 }
