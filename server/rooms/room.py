@@ -3,9 +3,8 @@
 Inputs (joins, attachments, moves, "shown" reports, visibility, pause, timer ticks) go
 through the room's queue in arrival order. After an input that changed the room, the
 actor bumps the version, saves (awaiting the store), and only then calls each
-attachment's listener with its fresh view. Game time runs while the match is on, not
-paused, some human seat has a visible client, and those clients have reported the
-latest new board shown (or 1.5 s have passed since it was sent).
+attachment's listener with its fresh view. Who is at the table, CPU cover and whether
+game time runs are presence.py's.
 
 Table talk (talk.py) goes through the same queue: a chat message is saved to the store's
 chat list (no version, no view) and then sent to every attachment as a "chat" message; a
@@ -27,6 +26,7 @@ from server.rooms import seat_admin, talk
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.core import RoomCore, RoomSettings, summary_of
 from server.rooms.errors import RoomError
+from server.rooms.presence import Presence
 from server.rooms.seats import Seat
 from server.store import codec
 from server.store.store import StaleVersion, Store, StoreError
@@ -34,7 +34,6 @@ from server.store.store import StaleVersion, Store, StoreError
 __all__ = ["Attachment", "Listener", "Room", "RoomSettings", "summary_of_blob"]
 
 Listener = Callable[[dict[str, Any]], None]
-GATE_CAP_MS = 1500.0
 # After a failed save (the store is down) the room rolls back and wakes this much later
 # to go on (its clock restarts; a CPU move due then is tried again).
 SAVE_RETRY_MS = 1000.0
@@ -130,10 +129,7 @@ class Room:
         self._timer: TimerHandle | None = None
         self._wake_at: float | None = None
         self._retry_at: float | None = None  # a wake-up after a failed save
-        self._gate_version: int | None = None
-        self._gate_since = 0.0
-        self._could_run = False
-        self._away_since: dict[int, float] = {}
+        self.presence = Presence()
         self._dirty = False
         self._announce = False
         self._listing = False
@@ -153,7 +149,7 @@ class Room:
         """A new room in the lobby (version 1, not yet stored)."""
         room = cls(code, RoomCore(settings, seats, deps["game"], deps["policy"]), deps)
         room.core.created = room.core.last_move = room._wall()
-        room._mark_away(room.clock.now())
+        room.presence.all_away(room.core, room.clock.now())
         room._saved_blob = room.blob()
         return room
 
@@ -162,7 +158,7 @@ class Room:
         """A room loaded from its last save; its clock waits for its humans."""
         core = RoomCore.load(codec.unpack(blob), version, deps["game"], deps["policy"])
         room = cls(code, core, deps)
-        room._mark_away(room.clock.now())
+        room.presence.all_away(core, room.clock.now())
         room._saved_blob = blob
         return room
 
@@ -273,7 +269,7 @@ class Room:
 
     def _on_take_seat(self, now: float, seat: int | None, name: str, token_hash: str) -> int:
         taken = self.core.take_seat(seat, name, token_hash)
-        self._away_since[taken] = now
+        self.presence.away_since[taken] = now
         self._dirty = self._announce = self._listing = True
         return taken
 
@@ -283,7 +279,7 @@ class Room:
 
     def _on_leave(self, now: float, token_hash: str) -> int:
         seat = seat_admin.leave(self.core, token_hash, now)
-        self._away_since.pop(seat, None)
+        self.presence.away_since.pop(seat, None)
         self._revoke(seat, "seat_left")
         self._dirty = self._announce = self._listing = True
         return seat
@@ -426,39 +422,10 @@ class Room:
     # -- clock, cover and timers --------------------------------------------------------
     def _update_clock(self, now: float) -> None:
         """Recompute who is away, CPU cover, the shown gate, and whether game time runs."""
-        core = self.core
-        present = {s for a in self.attachments if a.is_visible for s in a.seats}
-        for i, seat in enumerate(core.seats):
-            if seat.kind != "human":
-                continue
-            if i in present:
-                self._away_since.pop(i, None)
-                if not seat.handed and core.set_covered(i, False, now):
-                    self._dirty = self._announce = True
-            else:
-                since = self._away_since.setdefault(i, now)
-                cover = core.settings.cover_after_ms
-                due = cover is not None and core.status == "playing" and now - since >= cover
-                if due and core.set_covered(i, True, now):
-                    self._dirty = self._announce = True
-        watchers = [
-            a
-            for a in self.attachments
-            if a.is_visible and any(core.seats[s].kind == "human" for s in a.seats)
-        ]
-        could_run = core.status == "playing" and not core.paused and bool(watchers)
-        if core.gate_wanted or (could_run and not self._could_run):
-            core.gate_wanted = False
-            self._gate_version = core.version + (1 if self._dirty else 0)
-            self._gate_since = now
-        self._could_run = could_run
-        if self._gate_version is not None and (
-            now - self._gate_since >= GATE_CAP_MS
-            or all(a.shown_version >= self._gate_version for a in watchers)
-        ):
-            self._gate_version = None
-        running = could_run and self._gate_version is None
-        if core.set_running(running, now) and not running:
+        changed, stopped = self.presence.update(self.core, self.attachments, now, self._dirty)
+        if changed:
+            self._dirty = self._announce = True
+        if stopped:
             self._dirty = True  # bank the game time in the save
 
     def _schedule(self) -> None:
@@ -469,15 +436,7 @@ class Room:
             due = core.next_due()
             if due is not None:
                 wakes.append(core.run_since + (due - core.game_ms))
-        if self._gate_version is not None:
-            wakes.append(self._gate_since + GATE_CAP_MS)
-        cover = core.settings.cover_after_ms
-        if cover is not None and core.status == "playing":
-            wakes.extend(
-                since + cover
-                for i, since in self._away_since.items()
-                if core.seats[i].kind == "human" and not core.seats[i].covered
-            )
+        wakes.extend(self.presence.wakes(core))
         if self._retry_at is not None:
             wakes.append(self._retry_at)
         wake = min(wakes) if wakes else None
@@ -493,11 +452,6 @@ class Room:
         self._timer = None
         self._retry_at = None
         self.post("tick")
-
-    def _mark_away(self, now: float) -> None:
-        for i, seat in enumerate(self.core.seats):
-            if seat.kind == "human":
-                self._away_since[i] = now
 
     # -- save and publish ---------------------------------------------------------------
     async def _commit(self) -> None:
@@ -556,7 +510,7 @@ class Room:
             codec.unpack(self._saved_blob), core.version - 1, core.game, core.policy
         )
         self._dirty = False
-        self._could_run = False
+        self.presence.could_run = False
 
     async def publish_listing(self) -> None:
         """List the room publicly while it waits for players; unlist it otherwise."""
@@ -569,7 +523,7 @@ class Room:
     def _publish(self) -> None:
         core = self.core
         events, core.events = core.events, []
-        seats = self.public_seats()
+        seats = self.presence.public_seats(core, self.attachments, self.clock.now())
         room = {
             "code": self.code,
             "game": core.settings.game_id,
@@ -596,30 +550,6 @@ class Room:
                 built[att.seats] = message
             ack = self._acks.get(att)
             _deliver(att, message if ack is None else {**message, "ack": ack})
-
-    def public_seats(self) -> list[dict[str, Any]]:
-        """Every seat as all views show it: name, host mark, presence (see `Seat.public`)."""
-        core, now = self.core, self.clock.now()
-        connected = {s for a in self.attachments for s in a.seats}
-        present = {s for a in self.attachments if a.is_visible for s in a.seats}
-        cover = core.settings.cover_after_ms
-        seats = []
-        for i, seat in enumerate(core.seats):
-            since = self._away_since.get(i)
-            away_ms = None if since is None else int(now - since)
-            cover_in = None
-            if away_ms is not None and cover is not None and core.status == "playing":
-                cover_in = max(0, int(cover - away_ms))
-            seats.append(
-                seat.public(
-                    i in connected,
-                    host=i == core.settings.host,
-                    present=i in present,
-                    away_ms=away_ms,
-                    cover_in_ms=cover_in,
-                )
-            )
-        return seats
 
     def message_for(
         self,

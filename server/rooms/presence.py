@@ -1,0 +1,128 @@
+"""Who is at a live room's table, and what follows from it: away seats, CPU cover, the
+"shown" gate, and whether game time runs.
+
+A human seat is away while no visible client holds it; past the room's cover time a CPU
+plays it (CPU cover) until the human is back. Game time runs while a match is on, not
+paused, and some human seat has a visible client that has reported the latest new board
+shown, or `GATE_CAP_MS` have passed since it was sent (the shown gate: a slow device
+does not lose time to a board it has not drawn yet).
+
+None of this is saved: a room loaded from the store starts with every human away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+from server.rooms.core import RoomCore
+
+GATE_CAP_MS = 1500.0
+
+
+class Client(Protocol):
+    """What presence reads of an attachment."""
+
+    seats: tuple[int, ...]
+    is_visible: bool
+    shown_version: int
+
+
+class Presence:
+    """A live room's presence state: since when each human seat is away, and the gate."""
+
+    def __init__(self) -> None:
+        self.away_since: dict[int, float] = {}
+        self.gate_version: int | None = None
+        self.gate_since = 0.0
+        self.could_run = False
+
+    def all_away(self, core: RoomCore, now: float) -> None:
+        """Every human seat away from `now` (a new or freshly loaded room)."""
+        for i, seat in enumerate(core.seats):
+            if seat.kind == "human":
+                self.away_since[i] = now
+
+    def update(
+        self, core: RoomCore, clients: Sequence[Client], now: float, dirty: bool
+    ) -> tuple[bool, bool]:
+        """Recompute who is away, CPU cover, the gate, and whether game time runs.
+
+        `dirty`: the room has changes not yet saved (the gate then waits for the version
+        that save makes). Returns (a seat's cover changed: save and announce, game time
+        stopped: save, to bank it).
+        """
+        changed = False
+        present = {s for c in clients if c.is_visible for s in c.seats}
+        for i, seat in enumerate(core.seats):
+            if seat.kind != "human":
+                continue
+            if i in present:
+                self.away_since.pop(i, None)
+                if not seat.handed and core.set_covered(i, False, now):
+                    changed = True
+            else:
+                since = self.away_since.setdefault(i, now)
+                cover = core.settings.cover_after_ms
+                due = cover is not None and core.status == "playing" and now - since >= cover
+                if due and core.set_covered(i, True, now):
+                    changed = True
+        watchers = [
+            c
+            for c in clients
+            if c.is_visible and any(core.seats[s].kind == "human" for s in c.seats)
+        ]
+        could_run = core.status == "playing" and not core.paused and bool(watchers)
+        if core.gate_wanted or (could_run and not self.could_run):
+            core.gate_wanted = False
+            self.gate_version = core.version + (1 if dirty or changed else 0)
+            self.gate_since = now
+        self.could_run = could_run
+        if self.gate_version is not None and (
+            now - self.gate_since >= GATE_CAP_MS
+            or all(c.shown_version >= self.gate_version for c in watchers)
+        ):
+            self.gate_version = None
+        running = could_run and self.gate_version is None
+        stopped = core.set_running(running, now) and not running
+        return changed, stopped
+
+    def wakes(self, core: RoomCore) -> list[float]:
+        """When presence next needs the room to look again: the gate's cap, and each
+        away human's cover time."""
+        wakes = []
+        if self.gate_version is not None:
+            wakes.append(self.gate_since + GATE_CAP_MS)
+        cover = core.settings.cover_after_ms
+        if cover is not None and core.status == "playing":
+            wakes.extend(
+                since + cover
+                for i, since in self.away_since.items()
+                if core.seats[i].kind == "human" and not core.seats[i].covered
+            )
+        return wakes
+
+    def public_seats(
+        self, core: RoomCore, clients: Sequence[Client], now: float
+    ) -> list[dict[str, Any]]:
+        """Every seat as all views show it: name, host mark, presence (see `Seat.public`)."""
+        connected = {s for c in clients for s in c.seats}
+        present = {s for c in clients if c.is_visible for s in c.seats}
+        cover = core.settings.cover_after_ms
+        seats = []
+        for i, seat in enumerate(core.seats):
+            since = self.away_since.get(i)
+            away_ms = None if since is None else int(now - since)
+            cover_in = None
+            if away_ms is not None and cover is not None and core.status == "playing":
+                cover_in = max(0, int(cover - away_ms))
+            seats.append(
+                seat.public(
+                    i in connected,
+                    host=i == core.settings.host,
+                    present=i in present,
+                    away_ms=away_ms,
+                    cover_in_ms=cover_in,
+                )
+            )
+        return seats
