@@ -1,12 +1,14 @@
 // Explaining what is on the screen. Tap (touch or pen) or keyboard-focus anything marked
 // with data-term — every card face, and the terms the tables mark — and a small panel
 // names it in full and gives its role, taken from the game's glossary (its rules page);
-// "More" opens that page at the entry. The Rules panel shows a game's rules page over
-// whatever is on screen: the table keeps running and the seat stays connected.
+// "More" opens that page at the entry. A table's "?" button (termHelp) opens the same
+// panel with its own sentences, by tap, click or key alike. The Rules panel shows a
+// game's rules page over whatever is on screen: the table keeps running and the seat
+// stays connected.
 
 import { addStrings, lang, t } from "./i18n.js";
 import { el } from "./components.js";
-import { rulesHref } from "./learn.js";
+import { richText, rulesHref } from "./learn.js";
 import { gameName } from "./page.js";
 
 addStrings({
@@ -15,12 +17,14 @@ addStrings({
     rules_title: "How to play {game}",
     explain_more: "More in How to play",
     explain_close: "Close explanation",
+    explain_what: "Explain {name}",
   },
   ja: {
     rules_button: "ルール",
     rules_title: "{game}の遊び方",
     explain_more: "遊び方で詳しく",
     explain_close: "説明を閉じる",
+    explain_what: "{name}とは？",
   },
 });
 
@@ -58,11 +62,49 @@ export async function glossaryEntry(game, term) {
 
 // -- the explanation panel --------------------------------------------------------
 let explainBox = null;
-let shownFor = null;
+let shownFor = null; // the element explained now
+let shownHelp = null; // the data-key of the "?" button whose explanation is shown
 
 function hideExplain() {
   if (explainBox) explainBox.hidden = true;
   shownFor = null;
+  setHelpShown(null);
+}
+
+// The "?" buttons say whether their explanation is open (the table may have redrawn
+// them since: they are found by their key).
+function setHelpShown(key) {
+  shownHelp = key;
+  for (const button of document.querySelectorAll("button.term-help")) {
+    button.setAttribute("aria-expanded", String(button.dataset.key === key));
+  }
+}
+
+/** Open the panel for `target`: `name` in bold, then `lines` (nodes), then "More" at `term`. */
+function showPanel(target, game, term, name, lines) {
+  if (!explainBox) {
+    explainBox = el("div", { class: "explain", id: "explain", role: "status", "aria-live": "polite" });
+    explainBox.addEventListener("keydown", (e) => { if (e.key === "Escape") hideExplain(); });
+    document.body.append(explainBox);
+  }
+  shownFor = target;
+  explainBox.replaceChildren(
+    el("div", { class: "explain-head" },
+      el("strong", { id: "explain-name" }, name),
+      el("button", {
+        type: "button", class: "ghost explain-x", "aria-label": t("explain_close"), onclick: hideExplain,
+      }, "×")),
+    ...lines,
+    el("a", {
+      href: rulesHref(game, term), class: "explain-more", "data-rules-game": game, "data-rules-term": term,
+    }, t("explain_more")));
+  // Keep clear of what was explained: a card low on the screen (your hand) or anything
+  // in the dock (where the moves are) gets its explanation at the top, the rest at the
+  // bottom.
+  const box = target.getBoundingClientRect();
+  const low = box.top + box.height / 2 > window.innerHeight / 2 || Boolean(target.closest(".dock"));
+  explainBox.classList.toggle("top", low);
+  explainBox.hidden = false;
 }
 
 /** Show what `target` (an element with data-term) is: its full name, then its glossary entry. */
@@ -71,31 +113,40 @@ export async function explain(target) {
   const term = target.dataset.term;
   if (!game || !term) return;
   const name = target.getAttribute("aria-label") || target.textContent.trim();
-  if (!explainBox) {
-    explainBox = el("div", { class: "explain", id: "explain", role: "status", "aria-live": "polite" });
-    explainBox.addEventListener("keydown", (e) => { if (e.key === "Escape") hideExplain(); });
-    document.body.append(explainBox);
-  }
-  shownFor = target;
   const role = el("p", { class: "explain-role", id: "explain-role" });
-  explainBox.replaceChildren(
-    el("div", { class: "explain-head" },
-      el("strong", { id: "explain-name" }, name),
-      el("button", {
-        type: "button", class: "ghost explain-x", "aria-label": t("explain_close"), onclick: hideExplain,
-      }, "×")),
-    role,
-    el("a", {
-      href: rulesHref(game, term), class: "explain-more", "data-rules-game": game, "data-rules-term": term,
-    }, t("explain_more")));
-  // Keep clear of what was explained: a card low on the screen (your hand) gets its
-  // explanation at the top, anything else at the bottom.
-  const box = target.getBoundingClientRect();
-  explainBox.classList.toggle("top", box.top + box.height / 2 > window.innerHeight / 2);
-  explainBox.hidden = false;
+  setHelpShown(null);
+  showPanel(target, game, term, name, [role]);
   const entry = await glossaryEntry(game, term);
   if (shownFor !== target || !entry) return;
   role.textContent = entry.term && !name.includes(entry.term) ? `${entry.term}: ${entry.text}` : entry.text;
+}
+
+/**
+ * A small "?" button explaining a table's label: tapped, clicked or pressed, it opens the
+ * explanation panel with `name` and `lines` (sentences in the current language, their
+ * "[words](term)" marks linked to the glossary), and "More" at glossary entry `term`;
+ * pressed again, it closes it. `key` names it across the table's redraws.
+ */
+export function termHelp({ key, term, name, lines }) {
+  const button = el("button", {
+    type: "button", class: "term-help", "data-key": key, id: key,
+    "aria-label": t("explain_what", { name }), "aria-controls": "explain",
+    "aria-expanded": String(shownHelp === key && Boolean(explainBox) && !explainBox.hidden),
+  }, el("span", { "aria-hidden": "true" }, "?"));
+  button.addEventListener("click", () => {
+    if (shownHelp === key && explainBox && !explainBox.hidden) {
+      hideExplain();
+      return;
+    }
+    const game = currentGame;
+    if (!game) return;
+    showPanel(button, game, term, name, lines.map((line, i) => el("p", {
+      class: "explain-role", id: i === 0 ? "explain-role" : null,
+    }, richText(line, game))));
+    setHelpShown(key);
+  });
+  button.addEventListener("keydown", (e) => { if (e.key === "Escape") hideExplain(); });
+  return button;
 }
 
 // -- the Rules panel ----------------------------------------------------------------
@@ -140,10 +191,10 @@ document.addEventListener("pointerup", (e) => {
   if (target) explain(target);
 }, true);
 
-// A tap anywhere else puts the explanation away.
+// A tap anywhere else puts the explanation away (a "?" button toggles it itself).
 document.addEventListener("pointerdown", (e) => {
   if (!explainBox || explainBox.hidden || explainBox.contains(e.target)) return;
-  if (!(e.target.closest && e.target.closest("[data-term]"))) hideExplain();
+  if (!(e.target.closest && e.target.closest("[data-term], button.term-help"))) hideExplain();
 }, true);
 
 document.addEventListener("focusin", (e) => {

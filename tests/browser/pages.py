@@ -250,3 +250,48 @@ def watch_room(page: Page, server_url: str, code: str) -> None:
     """Open a room's table as a spectator (no seat)."""
     page.goto(f"{server_url}/?room={code}&watch=1")
     expect(page.locator(".table")).to_be_visible()
+
+
+def touch_page(browser, size: dict[str, int] = PHONE) -> Page:  # type: ignore[no-untyped-def]
+    """A page on a touch screen (taps, no mouse) in a fresh context of `browser`."""
+    context = browser.new_context(viewport=size, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    return page
+
+
+def check_term_help(
+    page: Page, key: str, name: str, lines: list[str], term: str, *, tap: bool = False
+) -> None:
+    """Press a table's "?" (`key`; tapped when `tap`, else clicked): the explanation panel
+    names `name`, says each of `lines` (one part of each sentence, in order) and links to
+    How to play at `term`; pressed again, it closes. Then the keyboard: Enter opens it,
+    Escape closes it."""
+    button = page.locator(f'button.term-help[data-key="{key}"]')
+    panel = page.locator("#explain")
+    expect(button).to_be_visible()
+    expect(button).to_have_attribute("aria-expanded", "false")
+    if tap:
+        button.tap()
+    else:
+        button.click()
+    expect(panel).to_be_visible()
+    expect(page.locator("#explain-name")).to_have_text(name)
+    roles = panel.locator(".explain-role")
+    expect(roles).to_have_count(len(lines))
+    for role, text in zip(roles.all(), lines, strict=True):
+        expect(role).to_contain_text(text)
+    expect(panel.locator("a.explain-more")).to_have_attribute("data-rules-term", term)
+    expect(page.locator(f'button.term-help[data-key="{key}"]')).to_have_attribute(
+        "aria-expanded", "true"
+    )
+    if tap:
+        page.locator(f'button.term-help[data-key="{key}"]').tap()
+    else:
+        page.locator(f'button.term-help[data-key="{key}"]').click()
+    expect(panel).to_be_hidden()
+    page.locator(f'button.term-help[data-key="{key}"]').focus()
+    page.keyboard.press("Enter")
+    expect(panel).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(panel).to_be_hidden()

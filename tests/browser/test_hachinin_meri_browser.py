@@ -6,6 +6,7 @@ over a minute; the whole-deal test seats the newcomer with five friends (two CPU
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
@@ -13,6 +14,7 @@ from tests.browser.pages import (
     DESKTOP,
     PHONE,
     check_finished_match,
+    check_term_help,
     english_left,
     host_in_japanese,
     host_room,
@@ -21,6 +23,7 @@ from tests.browser.pages import (
     page_width,
     play_until,
     start,
+    touch_page,
 )
 
 GAME = "hachinin_meri"
@@ -73,3 +76,48 @@ def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_u
 
 def test_finished_match_shows_places_to_players_and_spectators(new_page, server_url) -> None:
     check_finished_match(new_page(), server_url, GAME, 8)
+
+
+HELP = {
+    "en": (
+        "Before Meri, Meri and Monchi",
+        [
+            "until a trick is led with a trump, you may play any card",
+            "Holding a trump, you must play one, face up",
+            "holding none of the led suit, play any card",
+        ],
+    ),
+    "ja": (
+        "メリ前・メリ・モンチ",
+        [
+            "どのカードを出してもかまいません",
+            "表向きで出します",
+            "台の紋を持っていなければ何を出しても",
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_meri_and_monchi_line_is_explained_by_tap_on_a_phone_and_click_on_desktop(
+    browser, new_page, server_url, lang: str
+) -> None:
+    name, lines = HELP[lang]
+    phone = touch_page(browser)
+    try:
+        for label, page in (("phone", phone), ("desktop", new_page(**DESKTOP))):
+            page.goto(server_url + "/")
+            if lang == "ja":
+                page.click("#lang-toggle")
+            code = host_room(page, server_url, GAME)
+            start(page)
+            expect(page.locator("#meri-state")).to_contain_text(
+                "Declaring" if lang == "en" else "宣言中"
+            )
+            check_term_help(page, "help-meri", name, lines, "meri", tap=label == "phone")
+            page.locator('button.term-help[data-key="help-meri"]').click()
+            if lang == "ja":
+                assert english_left(page, code) == set()
+            screenshot(page, f"hachinin_meri-help-{label}-{lang}")
+    finally:
+        phone.context.close()

@@ -22,6 +22,7 @@ from tests.browser.pages import (
     host_room,
     render_table,
     start,
+    touch_page,
 )
 
 GAMES = ("usunoro", "hachinin_meri", "utsuke", "kokuto_rum", "shirokuro_jong", "junocos")
@@ -218,14 +219,6 @@ def test_no_raw_key_in_the_results(new_page, server_url: str, game_id: str) -> N
         assert "{" not in text and "undefined" not in text
 
 
-def touch_page(browser, server_url: str) -> Page:  # type: ignore[no-untyped-def]
-    context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
-    page = context.new_page()
-    page.set_default_timeout(10_000)
-    page.goto(server_url + "/")
-    return page
-
-
 def check_tap_explains(page: Page, card_selector: str, game_id: str) -> None:
     """Tap the first card `card_selector` finds: the explanation names it in full and
     gives its glossary entry's text."""
@@ -258,7 +251,7 @@ def check_tap_explains(page: Page, card_selector: str, game_id: str) -> None:
 def test_tapping_a_card_on_a_touch_screen_shows_its_name_and_role(
     browser, server_url: str, game_id: str, card_selector: str
 ) -> None:
-    page = touch_page(browser, server_url)
+    page = touch_page(browser)
     try:
         host_room(page, server_url, game_id, seats=SEATS[game_id])
         start(page)

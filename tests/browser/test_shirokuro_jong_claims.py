@@ -25,6 +25,7 @@ import sys
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from playwright.sync_api import Locator, Page, expect
 
 from server.bots.registry import policy_for
@@ -36,11 +37,14 @@ from tests.browser.pages import (
     DESKTOP,
     PHONE,
     card_texts,
+    check_term_help,
+    english_left,
     open_folds,
     open_seat,
     page_width,
     seeded_room,
     shiro_hand,
+    touch_page,
     watch_room,
 )
 
@@ -207,13 +211,15 @@ def test_pon_shows_the_meld_to_everyone_and_the_caller_discards(
     watch_room(spectator, server_url, code)
     check_prompt(page, replay)
     expect(page.locator(f"#claim-pon-{pon['index']}")).to_contain_text("Pon with")
+    pon_help = ["the colour and number of one end of it", "leave the discard"]
+    check_term_help(page, "help-claims", "Ron, Pon, Chii or pass", pon_help, "pon")
     screenshot(page, "shirokuro-jong-claim-pon-desktop")
     expect(spectator.locator("#status-line")).to_contain_text("Claims on")
     check_awaited(spectator, replay.view(None), [HUMAN])
     waiting = spectator.locator("#claim-prompt").get_by_text("Waiting for the other players")
     expect(waiting).to_be_visible()
     assert contrast(waiting) >= 4.5, "the spectator's note in the prompt is legible"
-    assert spectator.locator("#claim-prompt button").count() == 0, "a spectator cannot claim"
+    assert spectator.locator("#claim-prompt button:not(.term-help)").count() == 0, "cannot claim"
 
     replay.human(pon)
     called = replay.view()
@@ -363,3 +369,49 @@ if __name__ == "__main__":
     for wanted in sys.argv[1:] or ["pon", "chii", "ron"]:
         deals = find_deals(wanted, range(5000))
         print(wanted, [next(deals, None) for _ in range(3)])
+
+
+CLAIM_HELP = {
+    "en": (
+        "Ron, Pon, Chii or pass",
+        ["win with this discard", "make three numbers in a row in one colour", "leave the discard"],
+        "Claim time",
+        ["the other players answer Ron, Pon, Chii or pass"],
+    ),
+    "ja": (
+        "ロン・ポン・チー・見送り",
+        ["この捨て牌で手札が完成するなら", "同じ色の連続した三つの数字", "この捨て牌を取りません"],
+        "受付時間",
+        ["ほかの人がロン・ポン・チー・見送りを答えます"],
+    ),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_claim_prompt_explains_each_answer_on_offer(
+    browser, new_page, server_url: str, redis_url: str, lang: str
+) -> None:
+    replay = Replay(*RON_DEAL)  # Ron, two Chii and pass: one sentence for each kind
+    assert {a["type"] for a in replay.legal()} == {"ron", "chii", "pass"}
+    name, lines, wait_name, wait_lines = CLAIM_HELP[lang]
+    phone = touch_page(browser)
+    try:
+        for label, page in (("phone", phone), ("desktop", new_page(**DESKTOP))):
+            if lang == "ja":
+                page.goto(server_url + "/")
+                page.click("#lang-toggle")
+            code = open_at_first_claim(page, server_url, redis_url, RON_DEAL[0])
+            check_term_help(page, "help-claims", name, lines, "ron", tap=label == "phone")
+            if lang == "ja":
+                assert english_left(page, code) == set()
+            page.locator('button.term-help[data-key="help-claims"]').click()
+            screenshot(page, f"shirokuro-jong-claim-help-{label}-{lang}")
+            if label == "desktop":  # a spectator's prompt has no answers: what the wait is
+                spectator = new_page(**PHONE)
+                if lang == "ja":
+                    spectator.goto(server_url + "/")
+                    spectator.click("#lang-toggle")
+                watch_room(spectator, server_url, code)
+                check_term_help(spectator, "help-claims", wait_name, wait_lines, "claim")
+    finally:
+        phone.context.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.conftest import screenshot
@@ -11,14 +12,17 @@ from tests.browser.pages import (
     DESKTOP,
     PHONE,
     check_finished_match,
+    check_term_help,
     english_left,
     host_in_japanese,
     host_room,
     join_by_link,
+    open_folds,
     own_hand,
     page_width,
     play_until,
     start,
+    touch_page,
 )
 
 GAME = "utsuke"
@@ -101,3 +105,40 @@ def test_lobby_offers_only_lord_seats_the_chosen_seat_count_has(new_page, server
     code = page.url.split("room=")[1]
     room = page.request.get(f"{server_url}/api/rooms/{code}").json()
     assert len(room["seats"]) == 4 and room["options"]["lord_seat"] == 2
+
+
+HELP = {
+    "en": ("Homare and Uchikubi", ["exactly for 2", "more tricks than the Lord"]),
+    "ja": ("誉れと打ち首", ["ぴったり当てると2つ", "殿より多くトリックを取ると1つ"]),
+}
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_homare_and_uchikubi_are_explained_by_tap_on_a_phone_and_click_on_desktop(
+    browser, new_page, server_url, lang: str
+) -> None:
+    name, lines = HELP[lang]
+    phone = touch_page(browser)
+    try:
+        for label, page in (("phone", phone), ("desktop", new_page(**DESKTOP))):
+            page.goto(server_url + "/")
+            if lang == "ja":
+                page.click("#lang-toggle")
+            code = host_room(page, server_url, GAME, seats=3)
+            start(page)
+            open_folds(page)
+            check_term_help(page, "help-homare", name, lines, "homare", tap=label == "phone")
+            # The seat lines' words are glossary terms too: a tap (or focus) explains them.
+            uchikubi = page.locator('[data-seat="0"] [data-term="uchikubi"]')
+            if label == "phone":
+                uchikubi.tap()
+            else:
+                uchikubi.focus()
+                page.keyboard.press("Shift+Tab")
+                page.keyboard.press("Tab")
+            expect(page.locator("#explain-role")).to_contain_text(lines[1])
+            if lang == "ja":
+                assert english_left(page, code) == set()
+            screenshot(page, f"utsuke-help-{label}-{lang}")
+    finally:
+        phone.context.close()

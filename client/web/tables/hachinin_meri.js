@@ -9,6 +9,7 @@ import {
   handRow, legalActions, mergeStrings, mySeat, placesList, scoreTable, seatBox,
   trickArea,
 } from "../tricks.js";
+import { termHelp } from "../explain.js";
 import { countdown } from "./countdown.js";
 import { dock, fold, paint, statusLine } from "./frame.js";
 import { roundEnds } from "./round_end.js";
@@ -63,7 +64,10 @@ export function create(root) {
       el("div", {},
         el("div", { id: "trump-suit", ...termAttrs("trump-suit") }, t("hm_trump_suit", { suit: t("us_suit_" + view.trump) })),
         el("div", { class: "muted" }, t("hm_trump_note")),
-        el("div", { id: "meri-state" }, el("strong", {}, phaseText(view))),
+        el("div", { id: "meri-state" }, el("strong", {}, phaseText(view)), " ", termHelp({
+          key: "help-meri", term: view.monchi ? "monchi" : "meri", name: t("hm_help_name"),
+          lines: [t("hm_help_before_meri"), t("hm_help_meri"), t("hm_help_monchi")],
+        })),
         declared ? el("div", {}, declared) : null));
   }
 
@@ -314,6 +318,10 @@ export const STRINGS = mergeStrings({
     hm_why_discard: "Only a nontrump may be discarded.",
     hm_why_declare: "First declare or pass.",
     hm_cd_declare: "{n} s to answer: then you pass",
+    hm_help_name: "Before Meri, Meri and Monchi",
+    hm_help_before_meri: "[Before Meri](before-meri): until a trick is led with a trump, you may play any card.",
+    hm_help_meri: "[Meri](meri): a trick led with a trump. Holding a trump, you must play one, face up (a lone Sun may be kept back: the [Sun exception](sun-exception)).",
+    hm_help_monchi: "[Monchi](monchi): from the first Meri to the end of the deal. On a plain lead, play the led suit or a trump; holding none of the led suit, play any card.",
   },
   ja: {
     opt_concealed_robai_bonus: "隠れロバイの得点",
@@ -374,5 +382,9 @@ export const STRINGS = mergeStrings({
     hm_why_discard: "捨てられるのは切り札以外のカードだけです。",
     hm_why_declare: "先に宣言かパスを選んでください。",
     hm_cd_declare: "あと{n}秒で自動的にパスになります",
+    hm_help_name: "メリ前・メリ・モンチ",
+    hm_help_before_meri: "[メリ前](before-meri)：切り札で打ち出されるトリックまでは、どのカードを出してもかまいません。",
+    hm_help_meri: "[メリ](meri)：切り札で打ち出されたトリック。切り札を持っていれば必ず一枚、表向きで出します（切り札がスンだけなら出さずにおけます：[スンの例外](sun-exception)）。",
+    hm_help_monchi: "[モンチ](monchi)：最初のメリから配りの終わりまで。切り札でない打ち出しには台の紋か切り札を出します。台の紋を持っていなければ何を出してもかまいません。",
   },
 });

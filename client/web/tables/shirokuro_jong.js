@@ -10,6 +10,7 @@ import {
   SHIRO_STRINGS, cardRow, drawnPanel, handMoves, handRow, looseName, playerMoves, rotationChoice, shiroBack,
   shiroCard, valueName,
 } from "../shirokuro.js";
+import { termHelp } from "../explain.js";
 import { countdown as timer } from "./countdown.js";
 import { dock, fold, paint, statusLine } from "./frame.js";
 import { roundEnds } from "./round_end.js";
@@ -120,6 +121,13 @@ const OWN = {
     sj_next_round: "Next round",
     sj_match_over: "Match over",
     sj_players: "Players, discards and melds",
+    sj_help_name: "Ron, Pon, Chii or pass",
+    sj_help_ron: "[Ron](ron): win with this discard, when it completes your hand (it may go anywhere in it, either way up).",
+    sj_help_pon: "[Pon](pon): take the discard with the two cards the button names (side by side in your hand, the colour and number of one end of it); the three go face up as a set, you discard without drawing, and play goes on from you.",
+    sj_help_chii: "[Chii](chii) (the next player only): take the discard with the two cards the button names (side by side in your hand) to make three numbers in a row in one colour; they go face up, you discard without drawing, and play goes on from you.",
+    sj_help_pass: "Pass: leave the discard. If nobody claims it, the next player draws as usual.",
+    sj_help_wait_name: "Claim time",
+    sj_help_wait: "[Claim time](claim): after every discard the other players answer Ron, Pon, Chii or pass; the table waits for their answers.",
   },
   ja: {
     opt_rotation: "毎ラウンドの手札回転",
@@ -208,6 +216,13 @@ const OWN = {
     sj_next_round: "次の局へ",
     sj_match_over: "対局終了",
     sj_players: "プレイヤー・捨て牌・副露",
+    sj_help_name: "ロン・ポン・チー・見送り",
+    sj_help_ron: "[ロン](ron)：この捨て牌で手札が完成するなら和了れます（捨て牌は手札のどこに、どちら向きに入れてもかまいません）。",
+    sj_help_pon: "[ポン](pon)：ボタンに書かれた二枚（手札で隣り合い、捨て牌の片方の端と同じ色・数字）とこの捨て牌を取り、三枚を表向きに並べます。引かずに一枚捨て、あなたから続けます。",
+    sj_help_chii: "[チー](chii)（次の人だけ）：ボタンに書かれた二枚（手札で隣り合った二枚）とこの捨て牌で同じ色の連続した三つの数字を作って取り、表向きに並べます。引かずに一枚捨て、あなたから続けます。",
+    sj_help_pass: "見送る：この捨て牌を取りません。だれも取らなければ、次の人がいつもどおり引きます。",
+    sj_help_wait_name: "受付時間",
+    sj_help_wait: "[受付時間](claim)：捨て牌のたびに、ほかの人がロン・ポン・チー・見送りを答えます。卓はその答えを待っています。",
   },
 };
 
@@ -215,6 +230,9 @@ export const STRINGS = {
   en: { ...SHIRO_STRINGS.en, ...OWN.en, ...prefixed(YAKU.en) },
   ja: { ...SHIRO_STRINGS.ja, ...OWN.ja, ...prefixed(YAKU.ja) },
 };
+
+// The answers to a discard, in the order the prompt offers them.
+const CLAIMS = ["ron", "pon", "chii", "pass"];
 
 /** "3 pts" / "1 pt" / "3点". */
 function pts(n) {
@@ -336,9 +354,22 @@ export function create(root) {
     return el("div", { class: "sj-claim", id: "claim-prompt", role: "group", "aria-label": t("sj_claim_title", { who: who(v.discarder) }) },
       el("div", { class: "row" },
         el("span", { class: "label" }, t("sj_claim_title", { who: who(v.discarder) })),
-        shiroCard(v.claim_on, { loose: true, attrs: { id: "claim-card" } })),
+        shiroCard(v.claim_on, { loose: true, attrs: { id: "claim-card" } }),
+        claimHelp(acts)),
       countdown(v),
       buttons.length ? el("div", { class: "controls" }, buttons) : el("p", { class: "muted" }, t("sj_waiting_answers")));
+  }
+
+  /** The prompt's "?": one sentence for each answer on offer (or what the wait is). */
+  function claimHelp(acts) {
+    const offered = CLAIMS.filter((kind) => acts.some((a) => a.type === kind));
+    if (!offered.length) {
+      return termHelp({ key: "help-claims", term: "claim", name: t("sj_help_wait_name"), lines: [t("sj_help_wait")] });
+    }
+    return termHelp({
+      key: "help-claims", term: offered[0] === "pass" ? "claim" : offered[0], name: t("sj_help_name"),
+      lines: offered.map((kind) => t("sj_help_" + kind)),
+    });
   }
 
   function myArea(v) {

@@ -9,6 +9,7 @@ import {
   handRow, legalActions, mergeStrings, mySeat, placesList, scoreTable, seatBox,
   trickArea,
 } from "../tricks.js";
+import { termHelp } from "../explain.js";
 import { dock, fold, paint, statusLine } from "./frame.js";
 import { roundEnds } from "./round_end.js";
 
@@ -50,7 +51,8 @@ export function create(root) {
         guessing ? el("span", { class: `badge${view.guessed[name] ? " strong" : ""}` },
           view.guessed[name] ? "✓ " + t("ut_guessed") : "… " + t("ut_thinking")) : null,
         t("tc_tricks", { n: view.tricks[name] }) + " · " + t("tc_cards_in_hand", { n: view.hand_sizes[name] }),
-        t("ut_homare_n", { n: view.homare[name] }) + " · " + t("ut_uchikubi_n", { n: view.uchikubi[name] }),
+        [el("span", termAttrs("homare"), t("ut_homare_n", { n: view.homare[name] })), " · ",
+          el("span", termAttrs("uchikubi"), t("ut_uchikubi_n", { n: view.uchikubi[name] }))],
       ],
     });
   }
@@ -165,7 +167,10 @@ export function create(root) {
     const players = Array.from({ length: view.seats }, (_, s) => s);
     return el("section", { class: "panel score-panel", id: "scores" },
       scoreTable({
-        id: "utsuke-scores", caption: t("ut_scores"),
+        id: "utsuke-scores",
+        caption: [t("ut_scores"), " ", termHelp({
+          key: "help-homare", term: "homare", name: t("ut_scores"), lines: [t("ut_help_homare"), t("ut_help_uchikubi")],
+        })],
         head: ["", t("ut_homare"), t("ut_uchikubi"), t("ut_tricks_round")],
         rows: players.map((s) => [ctx.seatLabel(s), String(view.homare[s]), String(view.uchikubi[s]), String(view.tricks[s])]),
         highlight: ctx.you,
@@ -261,6 +266,8 @@ export const STRINGS = mergeStrings({
     ut_guess_reminder: "Your guess: the Lord takes {g} · so far {n}",
     ut_why_guess: "First make your secret guess.",
     ut_why_follow: "Follow the led colour ({colour}) while you can.",
+    ut_help_homare: "[Homare](homare) (honour): guess the Lord's tricks exactly for 2; if nobody is exact, the closest guess (the higher one on a tie) earns 1. 3 Homare win.",
+    ut_help_uchikubi: "[Uchikubi](uchikubi) (beheading): take more tricks than the Lord in a round for 1; a second one is [execution](executed): you lose, even with 3 Homare.",
   },
   ja: {
     opt_lord_seat: "最初の殿の位置",
@@ -312,5 +319,7 @@ export const STRINGS = mergeStrings({
     ut_guess_reminder: "あなたの予想：殿は{g}トリック · いま{n}",
     ut_why_guess: "先に秘密の予想をしてください。",
     ut_why_follow: "出せるあいだは台の色（{colour}）に従ってください。",
+    ut_help_homare: "[誉れ](homare)：殿のトリック数をぴったり当てると2つ。ぴったりがいなければ、いちばん近い予想（同じ差なら大きい方）に1つ。3つで勝ち。",
+    ut_help_uchikubi: "[打ち首](uchikubi)：ラウンドで殿より多くトリックを取ると1つ。2つ目で[処刑](executed)となり、誉れが3つあっても負けです。",
   },
 });
