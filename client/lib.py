@@ -23,7 +23,7 @@ import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any, TypedDict, cast
+from typing import Any, Literal, TypedDict, cast
 
 import websockets
 from websockets.asyncio.client import ClientConnection, connect
@@ -34,6 +34,8 @@ from server.store import codec
 RECONNECT_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 1.0, *(2.0,) * 18)
 # Refusals on reconnecting that mean "not now" rather than "never".
 RETRYABLE = frozenset({"room_elsewhere", "room_moved", "server_shutdown", "store_error"})
+# The server's default for create-room's `cover_after_s` (PROTOCOL.md "Rooms").
+COVER_AFTER_S_DEFAULT = 60
 
 
 class ZashikiError(Exception):
@@ -157,20 +159,35 @@ class Client:
         difficulty: str = "normal",
         public: bool = False,
         name: str = "",
+        host_name: str = "",
+        cover_after_s: int | Literal["wait"] = COVER_AFTER_S_DEFAULT,
+        spectators: bool = True,
     ) -> Seat:
         """Create a room and hold its host seat.
 
         `seats` lists each seat as "host", "open" (for a friend) or "cpu"; by default the
         host is seat 0 and every other seat is open. Open seats left when the match
-        starts are played by CPUs of `difficulty`.
+        starts are played by CPUs of `difficulty`. `name` is the room's, `host_name` the
+        host's display name (both cleaned by the server; `bad_name` if far too long).
+        `cover_after_s` is how long (1 to 86,400 whole seconds) a human may be away
+        before a CPU plays for them, or "wait" for the table to wait (`bad_option`
+        otherwise). With `spectators` False, connections without a seat token are
+        refused (`no_spectators`).
         """
         body: dict[str, Any] = {"game": game, "difficulty": difficulty, "public": public}
         if seats is not None:
             body["seats"] = seats
         if options is not None:
             body["options"] = options
+        # Left at their defaults these are not sent, so the server's own defaults apply.
         if name:
             body["name"] = name
+        if host_name:
+            body["host_name"] = host_name
+        if cover_after_s != COVER_AFTER_S_DEFAULT:
+            body["cover_after_s"] = cover_after_s
+        if spectators is not True:
+            body["spectators"] = spectators
         answer = await self._call("POST", "/api/rooms", body)
         return Seat(answer["code"], answer["seat"], answer["token"])
 
@@ -182,9 +199,12 @@ class Client:
         """A room's public summary: game, seats, whether the match started."""
         return cast(RoomSummary, await self._call("GET", f"/api/rooms/{code}"))
 
-    async def take_seat(self, code: str, seat: int | None = None) -> Seat:
-        """Take an open seat (the lowest one if `seat` is None)."""
-        body = {} if seat is None else {"seat": seat}
+    async def take_seat(self, code: str, seat: int | None = None, *, name: str = "") -> Seat:
+        """Take an open seat (the lowest one if `seat` is None) under the display name
+        `name` (cleaned by the server; `bad_name` if far too long)."""
+        body: dict[str, Any] = {} if seat is None else {"seat": seat}
+        if name:
+            body["name"] = name
         answer = await self._call("POST", f"/api/rooms/{code}/seats", body)
         return Seat(code, answer["seat"], answer["token"])
 
