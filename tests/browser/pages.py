@@ -8,7 +8,9 @@ import os
 import random
 import re
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Locator, Page, expect
@@ -258,6 +260,24 @@ def touch_page(browser, size: dict[str, int] = PHONE) -> Page:  # type: ignore[n
     page = context.new_page()
     page.set_default_timeout(10_000)
     return page
+
+
+def hosted_on_phone_and_desktop(  # type: ignore[no-untyped-def]
+    browser, new_page, server_url: str, game_id: str, lang: str, **host: Any
+) -> Iterator[tuple[str, Page, str]]:
+    """Host and start a room of `game_id` in `lang` on a touch phone, then on desktop;
+    yields ("phone" or "desktop", the page, the room code) for each."""
+    phone = touch_page(browser)
+    try:
+        for label, page in (("phone", phone), ("desktop", new_page(**DESKTOP))):
+            page.goto(server_url + "/")
+            if lang == "ja":
+                page.click("#lang-toggle")
+            code = host_room(page, server_url, game_id, **host)
+            start(page)
+            yield label, page, code
+    finally:
+        phone.context.close()
 
 
 def check_term_help(

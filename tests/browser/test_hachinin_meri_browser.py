@@ -18,12 +18,12 @@ from tests.browser.pages import (
     english_left,
     host_in_japanese,
     host_room,
+    hosted_on_phone_and_desktop,
     join_by_link,
     own_hand,
     page_width,
     play_until,
     start,
-    touch_page,
 )
 
 GAME = "hachinin_meri"
@@ -103,21 +103,13 @@ def test_the_meri_and_monchi_line_is_explained_by_tap_on_a_phone_and_click_on_de
     browser, new_page, server_url, lang: str
 ) -> None:
     name, lines = HELP[lang]
-    phone = touch_page(browser)
-    try:
-        for label, page in (("phone", phone), ("desktop", new_page(**DESKTOP))):
-            page.goto(server_url + "/")
-            if lang == "ja":
-                page.click("#lang-toggle")
-            code = host_room(page, server_url, GAME)
-            start(page)
-            expect(page.locator("#meri-state")).to_contain_text(
-                "Declaring" if lang == "en" else "宣言中"
-            )
-            check_term_help(page, "help-meri", name, lines, "meri", tap=label == "phone")
-            page.locator('button.term-help[data-key="help-meri"]').click()
-            if lang == "ja":
-                assert english_left(page, code) == set()
-            screenshot(page, f"hachinin_meri-help-{label}-{lang}")
-    finally:
-        phone.context.close()
+    tables = hosted_on_phone_and_desktop(browser, new_page, server_url, GAME, lang)
+    for label, page, code in tables:
+        expect(page.locator("#meri-state")).to_contain_text(
+            "Declaring" if lang == "en" else "宣言中"
+        )
+        check_term_help(page, "help-meri", name, lines, "meri", tap=label == "phone")
+        page.locator('button.term-help[data-key="help-meri"]').click()
+        if lang == "ja":
+            assert english_left(page, code) == set()
+        screenshot(page, f"hachinin_meri-help-{label}-{lang}")

@@ -16,13 +16,13 @@ from tests.browser.pages import (
     english_left,
     host_in_japanese,
     host_room,
+    hosted_on_phone_and_desktop,
     join_by_link,
     open_folds,
     own_hand,
     page_width,
     play_until,
     start,
-    touch_page,
 )
 
 GAME = "utsuke"
@@ -118,27 +118,19 @@ def test_homare_and_uchikubi_are_explained_by_tap_on_a_phone_and_click_on_deskto
     browser, new_page, server_url, lang: str
 ) -> None:
     name, lines = HELP[lang]
-    phone = touch_page(browser)
-    try:
-        for label, page in (("phone", phone), ("desktop", new_page(**DESKTOP))):
-            page.goto(server_url + "/")
-            if lang == "ja":
-                page.click("#lang-toggle")
-            code = host_room(page, server_url, GAME, seats=3)
-            start(page)
-            open_folds(page)
-            check_term_help(page, "help-homare", name, lines, "homare", tap=label == "phone")
-            # The seat lines' words are glossary terms too: a tap (or focus) explains them.
-            uchikubi = page.locator('[data-seat="0"] [data-term="uchikubi"]')
-            if label == "phone":
-                uchikubi.tap()
-            else:
-                uchikubi.focus()
-                page.keyboard.press("Shift+Tab")
-                page.keyboard.press("Tab")
-            expect(page.locator("#explain-role")).to_contain_text(lines[1])
-            if lang == "ja":
-                assert english_left(page, code) == set()
-            screenshot(page, f"utsuke-help-{label}-{lang}")
-    finally:
-        phone.context.close()
+    tables = hosted_on_phone_and_desktop(browser, new_page, server_url, GAME, lang, seats=3)
+    for label, page, code in tables:
+        open_folds(page)
+        check_term_help(page, "help-homare", name, lines, "homare", tap=label == "phone")
+        # The seat lines' words are glossary terms too: a tap (or focus) explains them.
+        uchikubi = page.locator('[data-seat="0"] [data-term="uchikubi"]')
+        if label == "phone":
+            uchikubi.tap()
+        else:
+            uchikubi.focus()
+            page.keyboard.press("Shift+Tab")
+            page.keyboard.press("Tab")
+        expect(page.locator("#explain-role")).to_contain_text(lines[1])
+        if lang == "ja":
+            assert english_left(page, code) == set()
+        screenshot(page, f"utsuke-help-{label}-{lang}")
