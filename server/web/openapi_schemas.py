@@ -4,6 +4,7 @@ errors (the match history's are in openapi_matches.py)."""
 from __future__ import annotations
 
 from server.games import registry
+from server.web.api import COVER_DEFAULT_S, COVER_MAX_S
 from server.web.openapi_parts import Schema, ref
 
 # The highest seat number any game has (a room's own seat count may be lower).
@@ -158,6 +159,14 @@ SCHEMAS: dict[str, Schema] = {
             "name": {"type": "string"},
             "host_name": {"type": "string"},
             "spectators": {"type": "boolean", "description": "default true: anyone may watch"},
+            "cover_after_s": {
+                "oneOf": [
+                    {"type": "integer", "minimum": 1, "maximum": COVER_MAX_S},
+                    {"const": "wait"},
+                ],
+                "description": f"seconds a player may be away before a CPU plays for them "
+                f'(default {COVER_DEFAULT_S}), or "wait": the table waits',
+            },
         },
     },
     "TakeSeat": {
