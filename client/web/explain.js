@@ -6,7 +6,7 @@
 // game's rules page over whatever is on screen: the table keeps running and the seat
 // stays connected.
 
-import { addStrings, lang, t } from "./i18n.js";
+import { addStrings, lang, onLangChange, t } from "./i18n.js";
 import { el } from "./components.js";
 import { richText, rulesHref } from "./learn.js";
 import { gameName } from "./page.js";
@@ -70,6 +70,16 @@ function hideExplain() {
   shownFor = null;
   setHelpShown(null);
 }
+
+// A language switch redraws the page at once: an explanation still open (the switch
+// was pressed from the keyboard; a pointer elsewhere has closed it already) opens again
+// from its redrawn "?" button, in the new language; one of a glossary term closes.
+onLangChange(() => {
+  if (!explainBox || explainBox.hidden) return;
+  const key = shownHelp;
+  hideExplain();
+  if (key) setTimeout(() => document.querySelector(`button.term-help[data-key="${key}"]`)?.click());
+});
 
 // The "?" buttons say whether their explanation is open (the table may have redrawn
 // them since: they are found by their key).

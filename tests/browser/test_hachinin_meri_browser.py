@@ -113,3 +113,13 @@ def test_the_meri_and_monchi_line_is_explained_by_tap_on_a_phone_and_click_on_de
         if lang == "ja":
             assert english_left(page, code) == set()
         screenshot(page, f"hachinin_meri-help-{label}-{lang}")
+        if label == "desktop":
+            # The language switched from the keyboard while it is open (a pointer
+            # elsewhere closes it): it shows again in the other language.
+            other = "ja" if lang == "en" else "en"
+            page.focus("#lang-toggle")
+            page.keyboard.press("Enter")
+            expect(page.locator("#explain-name")).to_have_text(HELP[other][0])
+            expect(page.locator("#explain-role")).to_contain_text(HELP[other][1][0])
+            page.keyboard.press("Enter")
+            expect(page.locator("#explain-name")).to_have_text(name)
