@@ -12,6 +12,7 @@ from server.web.openapi_parts import (
     Schema,
     error_answer,
     json_answer,
+    path_parameter,
     ref,
 )
 
@@ -24,14 +25,9 @@ def match_file_schema() -> Schema:
     return schema
 
 
-MATCH_NUMBER_PARAMETER: Schema = {
-    "name": "n",
-    "in": "path",
-    "required": True,
-    "description": "The match's number in the room's play-again series (from 1).",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,6}$"},
-    "example": "1",
-}
+MATCH_NUMBER_PARAMETER = path_parameter(
+    "n", "The match's number in the room's play-again series (from 1).", "^[0-9]{1,6}$", "1"
+)
 BEARER_PARAMETER: Schema = {
     "name": "Authorization",
     "in": "header",

@@ -32,23 +32,24 @@ def json_body(schema: Schema, example: Schema, required: bool = False) -> Schema
 
 
 EXAMPLE_TOKEN = "q0v3hX2b9TQeYc1vB6d7Zg"
-CODE_PARAMETER: Schema = {
-    "name": "code",
-    "in": "path",
-    "required": True,
-    "description": "The room code (six characters; any case is accepted).",
-    "schema": {"type": "string", "pattern": CODE_PATTERN},
-    "example": "K7QH2M",
-}
 
-SEAT_PARAMETER: Schema = {
-    "name": "seat",
-    "in": "path",
-    "required": True,
-    "description": "A seat number.",
-    "schema": {"type": "string", "pattern": "^[0-9]{1,3}$"},
-    "example": "1",
-}
+
+def path_parameter(name: str, description: str, pattern: str, example: str) -> Schema:
+    """A required path parameter: a string matching `pattern`."""
+    return {
+        "name": name,
+        "in": "path",
+        "required": True,
+        "description": description,
+        "schema": {"type": "string", "pattern": pattern},
+        "example": example,
+    }
+
+
+CODE_PARAMETER = path_parameter(
+    "code", "The room code (six characters; any case is accepted).", CODE_PATTERN, "K7QH2M"
+)
+SEAT_PARAMETER = path_parameter("seat", "A seat number.", "^[0-9]{1,3}$", "1")
 
 # Answers any route may give: the store is down, the server is stopping, the room's
 # process is unreachable (503), or the body is not what the route takes.
