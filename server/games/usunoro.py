@@ -423,10 +423,12 @@ class Usunoro(Game):
         public = self._public_view(state)
         return {seat: self._seat_view(state, seat, public) for seat in seats}
 
-    def _public_view(self, state: State) -> tuple[View, View]:
-        """The view's fields every seat sees alike: those before the seat's own, those after.
+    def _public_view(self, state: State) -> tuple[View, list[list[str]]]:
+        """What every seat's view shares: a template holding every field (the seat's
+        own ones empty) and a copy of each hand, built once per publish.
 
-        Built for every move, so `visible_hands` and `_match_over` are inlined here.
+        Views are built for every move, so `visible_hands` and `_match_over` are inlined
+        here, and the seats' views share these copies (nothing changes a sent view).
         """
         options = state["options"]
         limit = PENALTY_LIMIT[options["length"]]
@@ -437,13 +439,18 @@ class Usunoro(Game):
                 mark_deadline = state["hand_at"] + options["mark_timeout_ms"]
             if options["idle_void_ms"]:
                 idle_deadline = state["active_at"] + options["idle_void_ms"]
-        head = {
+        template = {
+            "seat": None,
             "round": state["round"],
             "phase": state["phase"],
             "direction": options["direction"],
             "length": options["length"],
-        }
-        tail = {
+            "hand": None,
+            "mark": None,
+            "last_sent": None,
+            "last_received": None,
+            "hands": None,
+            "marks": None,
             "marked": [m is not None for m in state["marks"]],
             "open_hands": list(options["open_hands"]),
             "tokens_left": TOKENS - len(state["taken"]),
@@ -462,33 +469,33 @@ class Usunoro(Game):
             "match_over": max(penalties) >= limit,
             "timing": {d: {k: [*w] for k, w in t} for d, t in _TIMING_ITEMS},
         }
-        return head, tail
+        return template, [list(h) for h in state["hands"]]
 
-    def _seat_view(self, state: State, seat: int | None, public: tuple[View, View]) -> View:
+    def _seat_view(
+        self, state: State, seat: int | None, public: tuple[View, list[list[str]]]
+    ) -> View:
         """`seat`'s view: its own cards and mark, the hands it sees, and `public`."""
-        options, hands, marks = state["options"], state["hands"], state["marks"]
-        mine = seat is not None and 0 <= seat < SEATS
+        template, hands = public
+        marks = state["marks"]
+        view = template.copy()
         if state["phase"] in (DONE, VOID):
-            shown_hands: list[Any] = [list(h) for h in hands]
-            shown_marks = list(marks)
+            view["hands"] = hands
+            view["marks"] = list(marks)
         else:
-            open_hands = options["open_hands"]
-            shown_hands = [
-                list(h) if s == seat or s in open_hands else None for s, h in enumerate(hands)
+            open_hands = state["options"]["open_hands"]
+            view["hands"] = [
+                h if s == seat or s in open_hands else None for s, h in enumerate(hands)
             ]
-            shown_marks = [m if s == seat or s in open_hands else None for s, m in enumerate(marks)]
-        head, tail = public
-        return {
-            "seat": seat if mine else None,
-            **head,
-            "hand": list(hands[seat]) if mine else None,
-            "mark": marks[seat] if mine else None,
-            "last_sent": state["sent"][seat] if mine else None,
-            "last_received": state["received"][seat] if mine else None,
-            "hands": shown_hands,
-            "marks": shown_marks,
-            **tail,
-        }
+            view["marks"] = [
+                m if s == seat or s in open_hands else None for s, m in enumerate(marks)
+            ]
+        if seat is not None and 0 <= seat < SEATS:
+            view["seat"] = seat
+            view["hand"] = hands[seat]
+            view["mark"] = marks[seat]
+            view["last_sent"] = state["sent"][seat]
+            view["last_received"] = state["received"][seat]
+        return view
 
     def shuffle_unseen(self, state: State, seat: int | None, rng: Any) -> State:
         """Re-deal hidden hands among themselves; marks re-drawn; engine rng replaced.

@@ -100,8 +100,9 @@ class RedisStore(Store):
     """Rooms in Redis. `url` like redis://127.0.0.1:6379/0; `prefix` separates tenants/tests.
 
     `max_connections` bounds a BlockingConnectionPool (callers wait for a connection
-    rather than fail). `transaction=False` sends batches as a plain pipeline (each
-    script is atomic anyway) instead of MULTI/EXEC.
+    rather than fail). `transaction=False` sends batches of several saves as a plain
+    pipeline (each script is atomic anyway) instead of MULTI/EXEC; a batch of one save
+    is always sent bare.
     """
 
     def __init__(
@@ -195,11 +196,14 @@ class RedisStore(Store):
             + (ttl, *entries)
             for code, version, blob, entries, _ in batch
         ]
-        if self.transaction:
+        # One room's save is one script, atomic by itself: MULTI/EXEC would only add two
+        # commands and two replies to the round trip.
+        wrapped = self.transaction and len(commands) > 1
+        if wrapped:
             commands = [("MULTI",), *commands, ("EXEC",)]
         try:
             replies = await self._saves.execute(commands)
-            results = replies[-1] if self.transaction else replies
+            results = replies[-1] if wrapped else replies
             if isinstance(results, Exception):  # EXEC refused (e.g. a command was malformed)
                 raise results
         except Exception as exc:

@@ -173,7 +173,8 @@ async def run(
     await drive(rooms, rates[0], WARMUP_S, Window())
     print(
         f"{'rate':>6} {'moves/s':>8} {'p50 ms':>7} {'p99 ms':>7} {'max ms':>7} "
-        f"{'refused':>8} {'srv CPU':>8} {'µs/move':>8} {'kernel':>7} {'gen CPU':>8} {'srv RSS MB':>10}"
+        f"{'refused':>8} {'srv CPU':>8} {'µs/move':>8} {'kernel':>7} {'gen CPU':>8} "
+        f"{'srv RSS MB':>10}"
     )
     best = 0.0
     for rate in rates:
