@@ -53,13 +53,25 @@ class Presence:
         stopped: save, to bank it).
         """
         changed = False
-        present = {s for c in clients if c.is_visible for s in c.seats}
-        for i, seat in enumerate(core.seats):
+        seats = core.seats
+        # One pass over the clients (this runs for every input): the seats shown on some
+        # visible client, and the visible clients holding a human seat.
+        present: set[int] = set()
+        watchers = []
+        for c in clients:
+            if c.is_visible:
+                present.update(c.seats)
+                for s in c.seats:
+                    if seats[s].kind == "human":
+                        watchers.append(c)
+                        break
+        for i, seat in enumerate(seats):
             if seat.kind != "human":
                 continue
             if i in present:
-                self.away_since.pop(i, None)
-                if not seat.handed and core.set_covered(i, False, now):
+                if self.away_since:
+                    self.away_since.pop(i, None)
+                if seat.covered and not seat.handed and core.set_covered(i, False, now):
                     changed = True
             else:
                 since = self.away_since.setdefault(i, now)
@@ -67,11 +79,6 @@ class Presence:
                 due = cover is not None and core.status == "playing" and now - since >= cover
                 if due and core.set_covered(i, True, now):
                     changed = True
-        watchers = [
-            c
-            for c in clients
-            if c.is_visible and any(core.seats[s].kind == "human" for s in c.seats)
-        ]
         could_run = core.status == "playing" and not core.paused and bool(watchers)
         if core.gate_wanted or (could_run and not self.could_run):
             core.gate_wanted = False

@@ -94,6 +94,9 @@ class Outbox:
         """Queue one frame; never blocks. A client too far behind is cut off."""
         if self.close_code is not None:
             return
+        direct = self._direct  # set by start(): nothing goes out before the welcome frame
+        if direct is not None and not self.queue and not self._sending and direct(data):
+            return  # the usual case: nothing waiting, the transport takes it now
         if len(self.queue) >= self.limit:
             self.queue.clear()
             self.close_code = Close.TOO_SLOW
