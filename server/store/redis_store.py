@@ -8,9 +8,9 @@ after its last message.
 
 A save is one Lua script (compare-and-set of the version, then the blob, the XADDs and
 the expiry), so it is atomic on its own. Saves from all rooms that changed in one
-event-loop iteration are sent together in one pipelined MULTI/EXEC round trip (group
-commit) over a dedicated lean connection (resp.py); each caller still awaits its own
-result. The per-round-trip client cost dominates a save, so one batch for many rooms,
+event-loop iteration are sent together in one pipelined round trip (group commit; in
+MULTI/EXEC when there are several) over a dedicated lean connection (resp.py), with one
+batch in flight at a time; each caller still awaits its own result. The per-round-trip client cost dominates a save, so one batch for many rooms,
 and a cheap round trip, are the main levers on throughput. Everything else goes through
 redis-py.
 """
@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, ParamSpec, TypeVar
 
+import hiredis
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -91,6 +92,28 @@ def _outage_is_store_error(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, 
     return run
 
 
+def _fail(batch: list[_Pending], exc: Exception) -> None:
+    """Every save of `batch` fails with the store's own error."""
+    if isinstance(exc, RedisError | OSError | hiredis.ReplyError):
+        exc = StoreError(f"Redis: {exc}")
+    for *_, future in batch:
+        if not future.done():
+            future.set_exception(exc)
+
+
+def _settle(batch: list[_Pending], results: list[Any]) -> None:
+    """Each save's answer: done, refused by its version (StaleVersion), or failed."""
+    for (code, *_, future), result in zip(batch, results, strict=True):
+        if future.done():
+            continue
+        if isinstance(result, Exception):
+            future.set_exception(StoreError(f"Redis: {result}"))
+        elif result != 1:
+            future.set_exception(StaleVersion(code))
+        else:
+            future.set_result(None)
+
+
 def _no_script(reply: Any) -> bool:
     """True for Redis's answer to an EVALSHA of a script it does not have cached."""
     return isinstance(reply, Exception) and str(reply).startswith("NOSCRIPT")
@@ -136,7 +159,8 @@ class RedisStore(Store):
         # CPU per round trip, more than the rest of a move (see resp.py).
         self._saves = RespConnection(url)
         self._batch: list[_Pending] = []
-        self._flusher: asyncio.Task[None] | None = None
+        self._busy = False  # a batch is being sent or is scheduled to be
+        self._idle: asyncio.Future[None] | None = None  # aclose waits on it
 
     def _key(self, kind: str, code: str) -> str:
         return f"{self.prefix}{kind}:{code}"
@@ -145,8 +169,9 @@ class RedisStore(Store):
         await self._redis.script_load(_SAVE)
 
     async def aclose(self) -> None:
-        if self._flusher is not None:
-            await self._flusher
+        if self._busy:
+            self._idle = asyncio.get_running_loop().create_future()
+            await self._idle
         await self._saves.aclose()
         await self._redis.aclose()
 
@@ -170,26 +195,58 @@ class RedisStore(Store):
             return None
         return StoredRoom(code, int(version), bytes(blob))
 
-    @_outage_is_store_error
-    async def save(
+    def save(
         self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None = None
-    ) -> None:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    ) -> asyncio.Future[None]:
+        """As `Store.save`, group-committed: the future is done once the batch this save
+        joined has its reply. No task per save: a callback sends the batch, and each
+        reply sends the saves that came meanwhile."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
         self._batch.append((code, version, blob, [codec.pack(e) for e in log or ()], future))
-        if self._flusher is None:
-            self._flusher = asyncio.get_running_loop().create_task(self._flush_all())
-        await future
+        if not self._busy:
+            self._busy = True
+            loop.call_soon(self._send_batch)  # the saves of this loop iteration join it
+        return future
 
-    async def _flush_all(self) -> None:
-        """Send batches until none is waiting; saves made meanwhile join the next one."""
+    def _send_batch(self) -> None:
+        """Send what waits as one round trip; with nothing waiting the flusher rests."""
+        batch, self._batch = self._batch, []
+        if not batch:
+            self._busy = False
+            if self._idle is not None and not self._idle.done():
+                self._idle.set_result(None)
+            return
+        commands, wrapped = self._commands(batch)
+        sent = self._saves.submit(commands)
+        if sent is None:  # no connection yet, or it was lost: the awaited path opens one
+            self._then_send(self._flush(batch))
+        else:
+            sent.add_done_callback(functools.partial(self._landed, batch, wrapped))
+
+    def _then_send(self, flush: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(flush)
+        task.add_done_callback(lambda _: self._send_batch())
+
+    def _landed(self, batch: list[_Pending], wrapped: bool, sent: asyncio.Future[Any]) -> None:
+        """A batch's replies: settle each save, then send the next batch."""
         try:
-            while self._batch:
-                batch, self._batch = self._batch, []
-                await self._flush(batch)
-        finally:
-            self._flusher = None
+            replies = sent.result()
+            results = replies[-1] if wrapped else replies
+            if isinstance(results, Exception):  # EXEC refused (e.g. a command was malformed)
+                raise results
+        except Exception as exc:
+            _fail(batch, exc)
+        else:
+            if any(_no_script(r) for r in results):
+                # Redis lost its script cache (a restart): load it and send the batch again.
+                self._then_send(self._reload_and_flush(batch))
+                return
+            _settle(batch, results)
+        self._send_batch()
 
-    async def _flush(self, batch: list[_Pending], retry: bool = True) -> None:
+    def _commands(self, batch: list[_Pending]) -> tuple[list[Command], bool]:
+        """The batch's commands, and whether they are wrapped in MULTI/EXEC."""
         ttl, sha = self.idle_ttl_ms, self._save.sha
         commands: list[Command] = [
             ("EVALSHA", sha, 2, self._key("room", code), self._key("log", code), version, blob)
@@ -201,36 +258,31 @@ class RedisStore(Store):
         wrapped = self.transaction and len(commands) > 1
         if wrapped:
             commands = [("MULTI",), *commands, ("EXEC",)]
+        return commands, wrapped
+
+    async def _flush(self, batch: list[_Pending], retry: bool = True) -> None:
+        """Send one batch awaiting its replies (opening the connection if need be)."""
+        commands, wrapped = self._commands(batch)
         try:
             replies = await self._saves.execute(commands)
             results = replies[-1] if wrapped else replies
-            if isinstance(results, Exception):  # EXEC refused (e.g. a command was malformed)
+            if isinstance(results, Exception):
                 raise results
         except Exception as exc:
-            for *_, future in batch:
-                if not future.done():
-                    future.set_exception(exc)
+            _fail(batch, exc)
             return
         if retry and any(_no_script(r) for r in results):
-            # Redis lost its script cache (a restart): load it and send the batch again.
-            try:
-                await self._redis.script_load(_SAVE)
-            except Exception as exc:  # every caller must hear of it, or it waits forever
-                for *_, future in batch:
-                    if not future.done():
-                        future.set_exception(exc)
-                return
-            await self._flush(batch, retry=False)
+            await self._reload_and_flush(batch)
             return
-        for (code, *_, future), result in zip(batch, results, strict=True):
-            if future.done():
-                continue
-            if isinstance(result, Exception):
-                future.set_exception(result)
-            elif result != 1:
-                future.set_exception(StaleVersion(code))
-            else:
-                future.set_result(None)
+        _settle(batch, results)
+
+    async def _reload_and_flush(self, batch: list[_Pending]) -> None:
+        try:
+            await self._redis.script_load(_SAVE)
+        except Exception as exc:  # every caller must hear of it, or it waits forever
+            _fail(batch, exc)
+            return
+        await self._flush(batch, retry=False)
 
     @_outage_is_store_error
     async def read_log(self, code: str) -> list[dict[str, Any]]:

@@ -95,14 +95,24 @@ class RespConnection:
 
     async def execute(self, commands: Sequence[Command]) -> list[Any]:
         """Send `commands` in one write; their replies, in order (errors as values)."""
+        future = self.submit(commands)
+        if future is None:
+            await self._connect()
+            future = self.submit(commands)
+            assert future is not None
+        return await future
+
+    def submit(self, commands: Sequence[Command]) -> asyncio.Future[list[Any]] | None:
+        """`execute` without a coroutine: write now and return the future of the replies,
+        or None (nothing sent) while the connection is not open; `execute` opens it."""
         protocol = self._protocol
         if protocol is None or protocol.closed:
-            protocol = await self._connect()
+            return None
         future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
         protocol.batches.append(_Batch(future, len(commands)))
         assert protocol.transport is not None
         protocol.transport.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))
-        return await future
+        return future
 
     async def send(self, commands: Sequence[Command]) -> None:
         """Send `commands` without awaiting replies: they go to `on_push` (SUBSCRIBE)."""
