@@ -8,7 +8,9 @@ itself runs on core 1. Every seat is its own websocket connection. Moves arrive 
 (Poisson) at the set total rate to random seats; a move is the seat's real legal move
 (mark a card, or deal the next round; never a grab, so matches go on for the whole run).
 Latency is a client's move to that client receiving the view it caused. For each rate it
-prints moves/s acknowledged, p50/p99 latency, refusals, server CPU, and server RSS.
+prints moves/s acknowledged, p50/p99 latency, refusals, server CPU (and the kernel's
+share of it), and server RSS. `--profile FILE` also samples the server with py-spy during
+the first rate step and prints where its CPU went.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import uvloop
 
 from client.lib import Client
 from server.web.app import GC_THRESHOLDS
+from tests.bench import spy_breakdown
 from tests.bench.load_seat import LoadSeat, open_seat
 from tests.conftest import free_port
 from tests.net.players import choose
@@ -154,10 +157,29 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q / 100))] if ordered else 0.0
 
 
+def start_profile(path: Path, pid: int, seconds: float) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling the server for `seconds` (it stops by itself), or None without it."""
+    spy = shutil.which("py-spy")
+    if spy is None:
+        print("--profile: py-spy is not installed (pip install py-spy); no profile")
+        return None
+    command = [spy, "record", "--nonblocking", "-r", "250", "-d", str(max(1, int(seconds)))]
+    command += ["-f", "raw", "-o", str(path), "-p", str(pid)]
+    return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 async def run(
-    url: str, server_pid: int | None, rooms_n: int, rates: list[float], seconds: float
+    url: str,
+    server_pid: int | None,
+    rooms_n: int,
+    rates: list[float],
+    seconds: float,
+    profile: Path | None = None,
 ) -> None:
-    """Set up the rooms, warm up, then measure each rate in turn and print a row for it."""
+    """Set up the rooms, warm up, then measure each rate in turn and print a row for it.
+
+    With `profile` (and the server's pid) the first rate step is also sampled by py-spy
+    into that file, and its breakdown is printed at the end."""
     client = Client(url)
     rss_before = proc_rss_mb(server_pid) if server_pid else 0.0
     started = time.perf_counter()
@@ -177,7 +199,10 @@ async def run(
         f"{'srv RSS MB':>10}"
     )
     best = 0.0
-    for rate in rates:
+    spy = None
+    for step, rate in enumerate(rates):
+        if step == 0 and profile is not None and server_pid:
+            spy = start_profile(profile, server_pid, seconds)
         window = recorder.window = Window()
         cpu0, sys0 = proc_cpu_s(server_pid) if server_pid else (0.0, 0.0)
         before = await asyncio.to_thread(scrape, url)
@@ -229,6 +254,10 @@ async def run(
     for room in rooms:
         for seat in room:
             seat.close()
+    if spy is not None and profile is not None:
+        await asyncio.to_thread(spy.wait, 30)
+        print(f"py-spy profile of the {rates[0]:.0f} moves/s step ({profile}):")
+        print("\n".join(spy_breakdown.breakdown(profile)))
 
 
 def set_group_nice(pid: int, nice: int) -> None:
@@ -270,6 +299,12 @@ def main() -> None:
         help="niceness (and autogroup niceness) for the processes it starts and itself "
         "(e.g. -10 on a busy machine)",
     )
+    parser.add_argument(
+        "--profile",
+        type=Path,
+        help="sample the server with py-spy during the first rate step into this file "
+        "and print where its CPU went (tests/bench/spy_breakdown.py)",
+    )
     args = parser.parse_args()
     rooms_n = min(args.rooms, MAX_ROOMS)
     seconds = min(args.seconds, MAX_SECONDS)
@@ -282,7 +317,7 @@ def main() -> None:
         os.nice(args.nice)
         set_group_nice(os.getpid(), args.nice)
     if args.url:
-        uvloop.run(run(args.url, args.server_pid, rooms_n, rates, seconds))
+        uvloop.run(run(args.url, args.server_pid, rooms_n, rates, seconds, args.profile))
         return
     with tempfile.TemporaryDirectory(prefix="zashiki-load-") as tmp:
         redis_port, port = free_port(), free_port()
@@ -317,7 +352,7 @@ def main() -> None:
                 f"server pid {procs[1].pid}: {where}; nice {args.nice}; "
                 f"load average {os.getloadavg()[0]:.1f}"
             )
-            uvloop.run(run(url, procs[1].pid, rooms_n, rates, seconds))
+            uvloop.run(run(url, procs[1].pid, rooms_n, rates, seconds, args.profile))
         finally:
             for proc in reversed(procs):
                 proc.terminate()
