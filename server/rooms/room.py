@@ -569,6 +569,7 @@ class Room:
         ends.
         """
         core, game, state = self.core, self.core.game, self.core.state
+        seqs = core.seqs
         message: dict[str, Any] = {
             "t": "view",
             "version": core.version,
@@ -577,18 +578,25 @@ class Room:
             "you": list(held),
             "view": None,
             "legal": {},
-            "seqs": {s: core.seqs[s][0] for s in held if s in core.seqs},
+            "seqs": {s: seqs[s][0] for s in held if s in seqs},
             "events": events,
         }
         if state is None:
             return message
-        message["view"] = views[held[0] if held else None]
-        if len(held) > 1:
-            message["views"] = {s: views[s] for s in held}
-        if core.status == "playing":
-            message["legal"] = {s: game.actions(state, s) for s in held}
+        if len(held) == 1:  # nearly every client: no comprehension to run
+            seat = held[0]
+            message["view"] = views[seat]
+            if core.status == "playing":
+                message["legal"] = {seat: game.actions(state, seat)}
+                return message
         else:
-            message["outcome"] = game.outcome(state)
+            message["view"] = views[held[0] if held else None]
+            if held:
+                message["views"] = {s: views[s] for s in held}
+            if core.status == "playing":
+                message["legal"] = {s: game.actions(state, s) for s in held}
+                return message
+        message["outcome"] = game.outcome(state)
         return message
 
 

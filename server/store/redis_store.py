@@ -10,9 +10,9 @@ A save is one Lua script (compare-and-set of the version, then the blob, the XAD
 the expiry), so it is atomic on its own. Saves from all rooms that changed in one
 event-loop iteration are sent together in one pipelined round trip (group commit; in
 MULTI/EXEC when there are several) over a dedicated lean connection (resp.py), with one
-batch in flight at a time; each caller still awaits its own result. The per-round-trip client cost dominates a save, so one batch for many rooms,
-and a cheap round trip, are the main levers on throughput. Everything else goes through
-redis-py.
+batch in flight at a time; each caller still awaits its own result. The per-round-trip
+client cost dominates a save, so one batch for many rooms, and a cheap round trip, are
+the main levers on throughput. Everything else goes through redis-py.
 """
 
 from __future__ import annotations
