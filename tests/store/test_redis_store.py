@@ -61,7 +61,7 @@ async def test_saves_made_while_a_batch_is_in_flight_go_in_the_next(redis_url: s
     first = asyncio.ensure_future(store.save("R", 2, b"v2"))
     await asyncio.sleep(0.001)  # the first batch is on its way
     second = asyncio.ensure_future(store.save("R", 3, b"v3"))
-    await asyncio.gather(first, second)
+    await asyncio.wait_for(asyncio.gather(first, second), 5)  # a lost batch fails, not hangs
     loaded = await store.load("R")
     await store.aclose()
     assert loaded is not None and (loaded.version, loaded.blob) == (3, b"v3")
