@@ -43,7 +43,7 @@ async def test_closing_waits_for_the_saves_in_flight(redis_url: str) -> None:
     await store.create("R", b"v1")
     pending = asyncio.ensure_future(store.save("R", 2, b"v2", [{"n": 1}]))
     await asyncio.sleep(0)  # the save is queued; its batch is not answered yet
-    await store.aclose()
+    await asyncio.wait_for(store.aclose(), 5)
     assert pending.done() and pending.exception() is None
     reader = RedisStore(redis_url, prefix="t-close:")
     loaded = await reader.load("R")
@@ -58,10 +58,14 @@ async def test_saves_made_while_a_batch_is_in_flight_go_in_the_next(redis_url: s
     await store.start()
     await store.delete("R")
     await store.create("R", b"v1")
-    first = asyncio.ensure_future(store.save("R", 2, b"v2"))
-    await asyncio.sleep(0.001)  # the first batch is on its way
-    second = asyncio.ensure_future(store.save("R", 3, b"v3"))
-    await asyncio.wait_for(asyncio.gather(first, second), 5)  # a lost batch fails, not hangs
-    loaded = await store.load("R")
-    await store.aclose()
-    assert loaded is not None and (loaded.version, loaded.blob) == (3, b"v3")
+    await store.save("R", 2, b"v2")  # the save connection is open from here on
+    first = asyncio.ensure_future(store.save("R", 3, b"v3"))
+    await asyncio.sleep(0)  # the first batch is on its way
+    second = asyncio.ensure_future(store.save("R", 4, b"v4"))
+    # A lost batch, or a flusher that never rests, fails here instead of hanging.
+    await asyncio.wait_for(asyncio.gather(first, second), 5)
+    await asyncio.wait_for(store.aclose(), 5)
+    reader = RedisStore(redis_url, prefix="t-chain:")
+    loaded = await reader.load("R")
+    await reader.aclose()
+    assert loaded is not None and (loaded.version, loaded.blob) == (4, b"v4")
