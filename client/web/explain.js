@@ -115,6 +115,32 @@ function showPanel(target, game, term, name, lines) {
   const low = box.top + box.height / 2 > window.innerHeight / 2 || Boolean(target.closest(".dock"));
   explainBox.classList.toggle("top", low);
   explainBox.hidden = false;
+  placeOnPhone(explainBox, target, low);
+}
+
+const PHONE = "(max-width: 480px)";
+
+/**
+ * On a phone the panel at the top would cover the page's and the table's header rows
+ * (Rules, Settings, Pause): it starts below whichever of them is on screen in the top
+ * half, and is kept above what it explains when there is room (else it scrolls inside,
+ * its close button first). A wide screen keeps the plain top/bottom placement.
+ */
+function placeOnPhone(box, target, low) {
+  box.style.top = box.style.maxHeight = "";
+  if (!window.matchMedia(PHONE).matches) return;
+  const margin = 8;
+  let top = margin;
+  for (const head of document.querySelectorAll(".topbar, .table-head")) {
+    const r = head.getBoundingClientRect();
+    if (r.height > 0 && r.bottom > 0 && r.top < window.innerHeight / 2) top = Math.max(top, r.bottom + 4);
+  }
+  // Room above the explained element, or at least enough for the name, a line and close.
+  const floor = window.innerHeight - top - margin;
+  const above = target.getBoundingClientRect().top - margin - top;
+  const room = low ? (above >= 120 ? above : floor) : floor;
+  if (low) box.style.top = `${top}px`;
+  box.style.maxHeight = `${Math.max(room, 120)}px`;
 }
 
 /** Show what `target` (an element with data-term) is: its full name, then its glossary entry. */

@@ -31,7 +31,9 @@ from tests.browser.pages import (
     open_seat,
     render_table,
     seeded_room,
+    touch_page,
 )
+from tests.rooms.history_support import HUMAN, finished_room_sync
 
 # game -> (seats, options, moves at step n: selectors tried in order, first present wins)
 Moves = Callable[[int], tuple[str, ...]]
@@ -84,6 +86,21 @@ GAMES: dict[str, tuple[list[str], dict[str, object], Moves]] = {
         ),
     ),
 }
+# Which of the `over` parts (selectors, each part on screen) meet which `under` parts:
+# their boxes overlap by more than half a pixel. "a | b (a's top–bottom vs b's)".
+MEETS = """([over, under]) => {
+  const parts = (sels) => sels.flatMap((s) => [...document.querySelectorAll(s)].map((n) => [s, n]))
+    .filter(([, n]) => { const r = n.getBoundingClientRect();
+      return r.width > 0 && r.height > 0 && r.bottom > 0 && r.top < innerHeight; });
+  const found = [];
+  for (const [a, m] of parts(over)) for (const [b, n] of parts(under)) {
+    const p = m.getBoundingClientRect(), q = n.getBoundingClientRect();
+    const span = (r) => `${Math.round(r.top)}–${Math.round(r.bottom)}`;
+    if (p.bottom > q.top + 0.5 && p.top < q.bottom - 0.5 && p.right > q.left && p.left < q.right)
+      found.push(`${a} | ${b} (${span(p)} vs ${span(q)})`);
+  }
+  return found;
+}"""
 TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 STEPS = 8  # moves per game: through the first phases without playing whole rounds
 SECONDS = 60  # at most this long per game, CPUs' thinking included
@@ -240,3 +257,85 @@ def test_the_page_keeps_the_board_clear_of_the_dock_but_never_against_the_player
     page.evaluate(TWO_FRAMES)
     top = page.evaluate("document.getElementById('settings').getBoundingClientRect().top")
     assert -1 <= top < 740 / 2, f"the settings panel starts at {top} px"
+
+
+def meets(page: Page, over: list[str], under: list[str]) -> list[str]:
+    """The pairs of on-screen parts of `over` and `under` whose boxes overlap."""
+    return page.evaluate(MEETS, [over, under])
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_replays_controls_and_round_end_stay_clear_of_the_dock(
+    new_page, server_url, redis_url, lang
+) -> None:
+    # The replay's controls above the table stay in sight, so the page cannot scroll a
+    # tall result clear of the dock: on a phone the result is held above it and scrolls
+    # inside, down to its last line; a desktop keeps it whole.
+    code, token = finished_room_sync(redis_url, "utsuke", seed=61)
+    problems: list[str] = []
+    for width, height in [(390, 844), (1366, 800)]:
+        page = new_page(width=width, height=height)
+        page.goto(server_url + "/")
+        page.evaluate(
+            "([key, held, lang]) => { localStorage.setItem(key, JSON.stringify(held));"
+            " localStorage.setItem('zashiki.lang', lang); }",
+            [f"zashiki.seats.{code}", [{"seat": HUMAN, "token": token}], lang],
+        )
+        page.goto(f"{server_url}/?room={code}&replay=1")
+        expect(page.locator("#replay-step")).to_have_attribute("data-step", "0")
+        page.evaluate(TWO_FRAMES)
+        problems += meets(page, ["#replay-bar", ".replay-controls button"], ["#dock"])
+        page.click("#replay-last")
+        expect(page.locator("#round-result h2")).to_be_visible()
+        page.evaluate(TWO_FRAMES)
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / f"replay-round-end-{lang}-{width}.png"))
+        found = meets(page, ["#round-result", ".replay-controls button"], ["#dock"])
+        problems += [f"{width}: {p}" for p in found]
+        fitted = page.evaluate("document.getElementById('round-result').style.maxHeight")
+        if width > 480:
+            assert fitted == "", "a desktop's result is held to a height"
+            continue
+        # Its last line, scrolled to inside the result, is above the dock.
+        last = page.evaluate(
+            """() => { const r = document.getElementById('round-result');
+              r.scrollTop = r.scrollHeight;
+              return [r.lastElementChild.getBoundingClientRect().bottom,
+                      document.getElementById('dock').getBoundingClientRect().top]; }"""
+        )
+        if last[0] > last[1] + 0.5:
+            problems.append(f"{width}: the result's end at {last[0]} px, the dock from {last[1]}")
+        page.context.close()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_the_explanation_panel_leaves_the_headers_and_its_card_in_sight(
+    browser, server_url, redis_url, lang
+) -> None:
+    # A card of the hand (in the dock) explained on a phone: the panel goes above it but
+    # below the page's and the table's header rows (Rules, Settings), its close in reach.
+    code, seat, token = seeded_room(redis_url, "usunoro", ["host", "cpu", "cpu", "cpu"], seed=3)
+    page = touch_page(browser, {"width": 390, "height": 844})
+    page.goto(server_url + "/")
+    page.evaluate("(lang) => localStorage.setItem('zashiki.lang', lang)", lang)
+    open_seat(page, server_url, code, seat, token)
+    card = page.locator("#dock [data-term]").first
+    expect(card).to_be_visible()
+    page.evaluate(TWO_FRAMES)
+    card.tap()
+    expect(page.locator("#explain")).to_be_visible()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"explain-phone-{lang}.png"))
+    problems = meets(page, ["#explain"], [".topbar", ".table-head", "#dock [data-term]"])
+    close = page.evaluate(
+        """() => { const x = document.querySelector('#explain .explain-x');
+          const r = x.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return r.top >= 0 && r.bottom <= innerHeight && (hit === x || x.contains(hit)); }"""
+    )
+    assert close, "the explanation's close button is off screen or covered"
+    page.locator("#explain .explain-x").tap()
+    expect(page.locator("#explain")).to_be_hidden()
+    page.context.close()
+    assert not problems, "\n".join(problems)

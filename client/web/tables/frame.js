@@ -137,6 +137,41 @@ function clearBoard() {
   }
   const board = dock && dock.previousElementSibling;
   if (!board) return;
+  settle(dock, board);
+  if (fitResult(dock)) settle(dock, board); // the board moved up with the result's new height
+}
+
+// -- a round's result above the dock on a phone -------------------------------------------
+// A round-end result on top of the table that is taller than the room between its top
+// and the docked dock would end under the dock, out of reach (in a replay the controls
+// above the table stay in sight, so the page cannot scroll it clear). On a phone it is
+// then held to that room and scrolls inside, its heading and buttons first; the dock
+// and its Next stay where they are. Wide screens keep their layout.
+const PHONE = "(max-width: 480px)";
+
+function fitResult(dock) {
+  const result = dock.parentElement.querySelector(":scope > .round-end");
+  if (!result) return false;
+  let wanted = "";
+  if (window.matchMedia(PHONE).matches) {
+    const gap = parseFloat(getComputedStyle(dock.parentElement).rowGap) || 0;
+    // Where the dock sits while it sticks to the bottom of the window.
+    const room = window.innerHeight - dock.offsetHeight - gap - Math.max(result.getBoundingClientRect().top, 0);
+    const natural = result.scrollHeight + result.offsetHeight - result.clientHeight;
+    // Never smaller than its heading and bar (a phone turned sideways has little room).
+    if (natural > room + 0.5) wanted = `${Math.max(Math.floor(room), 120)}px`;
+  }
+  if (wanted === result.style.maxHeight) return false;
+  result.style.maxHeight = wanted;
+  result.classList.toggle("fitted", wanted !== "");
+  // A region that scrolls is reachable from the keyboard too (never dropping its focus).
+  if (wanted) result.tabIndex = 0;
+  else if (document.activeElement !== result) result.removeAttribute("tabindex");
+  return true;
+}
+
+/** Scroll the page just far enough for `board` to end where `dock` begins (see above). */
+function settle(dock, board) {
   const table = dock.parentElement;
   const holder = dock.closest("#table-root") || table;
   const focus = document.activeElement;
