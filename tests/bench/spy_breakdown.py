@@ -7,6 +7,9 @@ of a move's path, and each part's share printed.
 `bench_load --profile spy.txt` records such a file during its first rate step and prints
 this breakdown at the end. A sample goes to the first part (in the order of PARTS) one of
 whose markers is in its stack; the functions most often on top of the stack follow.
+Shares are approximate: `--nonblocking` (which keeps the server's latency as it is) reads
+stacks while they change, so a few samples land in a neighbouring part, and native time
+(system calls, uvloop) counts under the Python frame that called it.
 """
 
 from __future__ import annotations
