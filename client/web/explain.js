@@ -119,28 +119,34 @@ function showPanel(target, game, term, name, lines) {
 }
 
 const PHONE = "(max-width: 480px)";
+const MIN_PANEL = 120; // px: the name, a line and the close button
 
 /**
  * On a phone the panel at the top would cover the page's and the table's header rows
  * (Rules, Settings, Pause): it starts below whichever of them is on screen in the top
- * half, and is kept above what it explains when there is room (else it scrolls inside,
- * its close button first). A wide screen keeps the plain top/bottom placement.
+ * half when that leaves it room above what it explains, and scrolls inside (its close
+ * button first). It never covers what it explains, so a second tap on a "?" closes it:
+ * with too little room below the headers it goes over them. A wide screen keeps the
+ * plain top/bottom placement.
  */
 function placeOnPhone(box, target, low) {
   box.style.top = box.style.maxHeight = "";
   if (!window.matchMedia(PHONE).matches) return;
   const margin = 8;
+  const explained = target.getBoundingClientRect();
+  if (!low) {
+    // At the bottom, below what it explains.
+    box.style.maxHeight = `${Math.max(window.innerHeight - explained.bottom - 2 * margin, MIN_PANEL)}px`;
+    return;
+  }
   let top = margin;
   for (const head of document.querySelectorAll(".topbar, .table-head")) {
     const r = head.getBoundingClientRect();
     if (r.height > 0 && r.bottom > 0 && r.top < window.innerHeight / 2) top = Math.max(top, r.bottom + 4);
   }
-  // Room above the explained element, or at least enough for the name, a line and close.
-  const floor = window.innerHeight - top - margin;
-  const above = target.getBoundingClientRect().top - margin - top;
-  const room = low ? (above >= 120 ? above : floor) : floor;
-  if (low) box.style.top = `${top}px`;
-  box.style.maxHeight = `${Math.max(room, 120)}px`;
+  if (explained.top - margin - top < MIN_PANEL) top = margin;
+  box.style.top = `${top}px`;
+  box.style.maxHeight = `${Math.max(explained.top - margin - top, MIN_PANEL)}px`;
 }
 
 /** Show what `target` (an element with data-term) is: its full name, then its glossary entry. */
