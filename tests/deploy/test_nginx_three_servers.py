@@ -30,7 +30,9 @@ from tests.optional import unavailable
 
 DEPLOY = Path(__file__).resolve().parents[2] / "deploy"
 LEASE_MS = 3000  # takeover after a crash comes this long after the last renewal
-KILL_AT_VERSION = 12
+# Early, since a short match with three CPUs can be over by version 8 or so; and the kill
+# falls only on a view of a match still on (one on its last view would need no reconnect).
+KILL_AT_VERSION = 6
 
 
 def nginx_binary() -> str:
@@ -135,7 +137,8 @@ async def test_a_match_through_nginx_survives_sigkill_of_its_process(
     killed: dict[str, float] = {}
 
     async def maybe_kill(message: dict) -> None:  # type: ignore[type-arg]
-        if not killed and message["version"] >= KILL_AT_VERSION:
+        playing = message["room"]["status"] == "playing"
+        if not killed and playing and message["version"] >= KILL_AT_VERSION:
             victim = await runner_of(servers)
             assert victim.proc is not None
             victim.proc.send_signal(signal.SIGKILL)
