@@ -286,7 +286,7 @@ class RoomManager:
         then after every saved change: {"t": "view", "version", "room", "seats", "you",
         "view", "views" (two seats only), "legal", "seqs", "events", "outcome" (at the
         end), "ack" (only in the view a move of this attachment caused)}; see
-        `Room.message_for` and `Attachment.move`. When the room
+        `view_messages.message_for` and `Attachment.move`. When the room
         stops here it gets {"t": "closed", "code", "message"}. A room run by another
         process gives a `RemoteAttachment` that behaves alike (a link through the bus);
         when that link ends, "closed" comes with code room_moved. That process may hand

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.games.contract import Action
-from server.rooms import seat_admin, talk
+from server.rooms import seat_admin, talk, view_messages
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.core import RoomCore, RoomSettings, summary_of
 from server.rooms.errors import RoomError
@@ -521,83 +521,18 @@ class Room:
         await self.store.set_public(self.code, self.summary() if waiting else None)
 
     def _publish(self) -> None:
+        """Send every attachment its view message (see server/rooms/view_messages.py)."""
         core = self.core
         events, core.events = core.events, []
-        seats = self.presence.public_seats(core, self.attachments, self.clock.now())
-        room = {
-            "code": self.code,
-            "game": core.settings.game_id,
-            "status": core.status,
-            "match": core.match,
-            "paused": core.paused,
-            "running": core.run_since is not None,
-            "game_ms": core.now(self.clock.now()),
-            "host": core.settings.host,
-            "cover_after_ms": core.settings.cover_after_ms,
-            "talk": talk.public(core.settings.game_id, core.status, core.talk, core.seats),
-        }
-        # Every seat's view at once: the engine may build what they show alike once.
-        held = {att.seats for att in self.attachments}
-        wanted = sorted({s for h in held for s in h})
-        views: dict[int | None, dict[str, Any]] = {}
-        if core.state is not None:
-            views = core.game.views(core.state, [*wanted, None] if () in held else wanted)
-        built: dict[tuple[int, ...], dict[str, Any]] = {}
+        now = self.clock.now()
+        seats = self.presence.public_seats(core, self.attachments, now)
+        room = view_messages.room_facts(self.code, core, now)
+        held = [att.seats for att in self.attachments]
+        built = view_messages.messages(core, held, seats, room, events)
         for att in list(self.attachments):
-            message = built.get(att.seats)
-            if message is None:
-                message = self.message_for(att.seats, seats, room, events, views)
-                built[att.seats] = message
             ack = self._acks.get(att)
+            message = built[att.seats]
             _deliver(att, message if ack is None else {**message, "ack": ack})
-
-    def message_for(
-        self,
-        held: tuple[int, ...],
-        seats: list[dict[str, Any]],
-        room: dict[str, Any],
-        events: list[dict[str, Any]],
-        views: dict[int | None, dict[str, Any]],
-    ) -> dict[str, Any]:
-        """The view message for a client holding `held` seats; `views` has each held
-        seat's view (the spectator's, None, for no seat).
-
-        "view" is the first held seat's view (the spectator view when none); with two
-        seats "views" maps each held seat to its view. "legal" maps each held seat the
-        client may move for to its legal actions; "seqs" each held seat's last accepted
-        move number (a fresh client continues from it). "outcome" appears once the match
-        ends.
-        """
-        core, game, state = self.core, self.core.game, self.core.state
-        seqs = core.seqs
-        message: dict[str, Any] = {
-            "t": "view",
-            "version": core.version,
-            "room": room,
-            "seats": seats,
-            "you": list(held),
-            "view": None,
-            "legal": {},
-            "seqs": {s: seqs[s][0] for s in held if s in seqs},
-            "events": events,
-        }
-        if state is None:
-            return message
-        if len(held) == 1:  # nearly every client: no comprehension to run
-            seat = held[0]
-            message["view"] = views[seat]
-            if core.status == "playing":
-                message["legal"] = {seat: game.actions(state, seat)}
-                return message
-        else:
-            message["view"] = views[held[0] if held else None]
-            if held:
-                message["views"] = {s: views[s] for s in held}
-            if core.status == "playing":
-                message["legal"] = {s: game.actions(state, s) for s in held}
-                return message
-        message["outcome"] = game.outcome(state)
-        return message
 
 
 def _deliver(att: Attachment, message: dict[str, Any]) -> None:
