@@ -26,6 +26,7 @@ from server.rooms import seat_admin, talk, view_messages
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.core import RoomCore, RoomSettings, summary_of
 from server.rooms.errors import RoomError
+from server.rooms.inbox import Inbox
 from server.rooms.presence import Presence
 from server.rooms.seats import Seat
 from server.store import codec
@@ -118,8 +119,7 @@ class Room:
         self._on_lost: Callable[[Room], None] = deps["on_lost"]
         self._wall: Callable[[], float] = deps.get("wall", time.time)
         self.attachments: list[Attachment] = []
-        self.queue: asyncio.Queue[tuple[str, tuple[Any, ...], asyncio.Future[Any] | None]]
-        self.queue = asyncio.Queue()
+        self.queue: Inbox[tuple[str, tuple[Any, ...], asyncio.Future[Any] | None]] = Inbox()
         self.task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # set by start()
         self.idle_since: float | None = self.clock.now()
@@ -188,13 +188,13 @@ class Room:
                 RoomError("room_moved", "this room is no longer run here; reconnect")
             )
         else:
-            self.queue.put_nowait((kind, args, future))
+            self.queue.put((kind, args, future))
         return future
 
     def post(self, kind: str, *args: Any) -> None:
         """Queue an input nobody waits for."""
         if not self._dead:
-            self.queue.put_nowait((kind, args, None))
+            self.queue.put((kind, args, None))
 
     async def settled(self) -> None:
         """Wait until every queued input has been handled."""
@@ -203,14 +203,14 @@ class Room:
     async def stop(self, reason: str) -> None:
         """Handle what is queued, stop the task, and tell every attachment why."""
         if self.task is not None and not self.task.done():
-            self.queue.put_nowait(("stop", (), None))
+            self.queue.put(("stop", (), None))
             await self.task
         self._dead = True
         # Inputs queued behind the stop marker are refused, not left waiting forever.
         code = "server_shutdown" if reason == "server_shutdown" else "room_moved"
-        while not self.queue.empty():
-            *_, future = self.queue.get_nowait()
-            self.queue.task_done()
+        while (queued := self.queue.take()) is not None:
+            *_, future = queued
+            self.queue.done()
             if future is not None and not future.done():
                 future.set_exception(RoomError(code, "the room stopped on this server; reconnect"))
         if self._timer is not None:
@@ -238,7 +238,7 @@ class Room:
                     # The detail is in the log; clients learn only that it failed.
                     future.set_exception(RoomError("internal", "internal error"))
             finally:
-                self.queue.task_done()
+                self.queue.done()
 
     async def _handle(self, kind: str, args: tuple[Any, ...]) -> Any:
         if self._dead:
