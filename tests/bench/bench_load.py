@@ -300,6 +300,12 @@ def main() -> None:
         "(e.g. -10 on a busy machine)",
     )
     parser.add_argument(
+        "--python",
+        default=sys.executable,
+        help="the interpreter that runs the server (default: this one), e.g. a venv made "
+        "with a PGO+LTO build such as Debian's /usr/bin/python3.11, as deployments run",
+    )
+    parser.add_argument(
         "--profile",
         type=Path,
         help="sample the server with py-spy during the first rate step into this file "
@@ -323,7 +329,7 @@ def main() -> None:
         redis_port, port = free_port(), free_port()
         redis = ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--dir", tmp]
         redis += ["--save", "", "--appendonly", "no"]
-        serve = [sys.executable, "-m", "server", "serve", "--port", str(port)]
+        serve = [args.python, "-m", "server", "serve", "--port", str(port)]
         serve += ["--redis-url", f"redis://127.0.0.1:{redis_port}/0"]
         if pin:
             redis, serve = ["taskset", "-c", "1", *redis], ["taskset", "-c", "0", *serve]
@@ -350,7 +356,7 @@ def main() -> None:
             where = "server on core 0, redis and generator on core 1" if pin else "unpinned"
             print(
                 f"server pid {procs[1].pid}: {where}; nice {args.nice}; "
-                f"load average {os.getloadavg()[0]:.1f}"
+                f"load average {os.getloadavg()[0]:.1f}; python {args.python}"
             )
             uvloop.run(run(url, procs[1].pid, rooms_n, rates, seconds, args.profile))
         finally:
