@@ -114,6 +114,15 @@ def _settle(batch: list[_Pending], results: list[Any]) -> None:
             future.set_result(None)
 
 
+def _results(replies: list[Any], wrapped: bool) -> list[Any]:
+    """The save scripts' replies in one batch's replies (EXEC's list when wrapped); raises
+    the error EXEC answered instead (e.g. a command was malformed)."""
+    results = replies[-1] if wrapped else replies
+    if isinstance(results, Exception):
+        raise results
+    return results
+
+
 def _no_script(reply: Any) -> bool:
     """True for Redis's answer to an EVALSHA of a script it does not have cached."""
     return isinstance(reply, Exception) and str(reply).startswith("NOSCRIPT")
@@ -231,10 +240,7 @@ class RedisStore(Store):
     def _landed(self, batch: list[_Pending], wrapped: bool, sent: asyncio.Future[Any]) -> None:
         """A batch's replies: settle each save, then send the next batch."""
         try:
-            replies = sent.result()
-            results = replies[-1] if wrapped else replies
-            if isinstance(results, Exception):  # EXEC refused (e.g. a command was malformed)
-                raise results
+            results = _results(sent.result(), wrapped)
         except Exception as exc:
             _fail(batch, exc)
         else:
@@ -264,10 +270,7 @@ class RedisStore(Store):
         """Send one batch awaiting its replies (opening the connection if need be)."""
         commands, wrapped = self._commands(batch)
         try:
-            replies = await self._saves.execute(commands)
-            results = replies[-1] if wrapped else replies
-            if isinstance(results, Exception):
-                raise results
+            results = _results(await self._saves.execute(commands), wrapped)
         except Exception as exc:
             _fail(batch, exc)
             return
