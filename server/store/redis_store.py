@@ -227,20 +227,23 @@ class RedisStore(Store):
                 self._idle.set_result(None)
             return
         commands, wrapped = self._commands(batch)
-        sent = self._saves.submit(commands)
-        if sent is None:  # no connection yet, or it was lost: the awaited path opens one
+        # The replies are handled as soon as they are read: no future, no extra turn of
+        # the loop before the rooms hear that their saves are done.
+        if not self._saves.submit(commands, functools.partial(self._landed, batch, wrapped)):
+            # No connection yet, or it was lost: the awaited path opens one.
             self._then_send(self._flush(batch))
-        else:
-            sent.add_done_callback(functools.partial(self._landed, batch, wrapped))
 
     def _then_send(self, flush: Coroutine[Any, Any, None]) -> None:
         task = asyncio.get_running_loop().create_task(flush)
         task.add_done_callback(lambda _: self._send_batch())
 
-    def _landed(self, batch: list[_Pending], wrapped: bool, sent: asyncio.Future[Any]) -> None:
-        """A batch's replies: settle each save, then send the next batch."""
+    def _landed(self, batch: list[_Pending], wrapped: bool, replies: list[Any] | Exception) -> None:
+        """A batch's replies (or the error that lost them): settle each save, then send
+        the next batch."""
         try:
-            results = _results(sent.result(), wrapped)
+            if isinstance(replies, Exception):
+                raise replies
+            results = _results(replies, wrapped)
         except Exception as exc:
             _fail(batch, exc)
         else:

@@ -32,15 +32,33 @@ Push = Callable[[Any], None]
 Lost = Callable[[Exception | None], None]
 
 
+# Called with a batch's replies in order, or with the exception that lost them.
+Done = Callable[[list[Any] | Exception], None]
+
+
 class _Batch:
-    """Replies still expected for one `execute` call, and where they go."""
+    """Replies still expected for one batch, and the callback they go to."""
 
-    __slots__ = ("future", "remaining", "replies")
+    __slots__ = ("done", "remaining", "replies")
 
-    def __init__(self, future: asyncio.Future[list[Any]], count: int) -> None:
-        self.future = future
+    def __init__(self, done: Done, count: int) -> None:
+        self.done = done
         self.remaining = count
         self.replies: list[Any] = []
+
+
+def _settle_future(future: asyncio.Future[list[Any]]) -> Done:
+    """A `Done` that settles `future` (unless it was cancelled)."""
+
+    def done(replies: list[Any] | Exception) -> None:
+        if future.done():
+            return
+        if isinstance(replies, Exception):
+            future.set_exception(replies)
+        else:
+            future.set_result(replies)
+
+    return done
 
 
 class _Protocol(asyncio.Protocol):
@@ -68,15 +86,12 @@ class _Protocol(asyncio.Protocol):
             batch.remaining -= 1
             if batch.remaining == 0:
                 self.batches.popleft()
-                if not batch.future.done():
-                    batch.future.set_result(batch.replies)
+                batch.done(batch.replies)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         while self.batches:
-            future = self.batches.popleft().future
-            if not future.done():
-                future.set_exception(RedisConnectionError(f"Redis connection lost: {exc}"))
+            self.batches.popleft().done(RedisConnectionError(f"Redis connection lost: {exc}"))
         if self.on_lost is not None:
             self.on_lost(exc)
 
@@ -95,24 +110,24 @@ class RespConnection:
 
     async def execute(self, commands: Sequence[Command]) -> list[Any]:
         """Send `commands` in one write; their replies, in order (errors as values)."""
-        future = self.submit(commands)
-        if future is None:
+        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
+        if not self.submit(commands, _settle_future(future)):
             await self._connect()
-            future = self.submit(commands)
-            assert future is not None
+            sent = self.submit(commands, _settle_future(future))
+            assert sent
         return await future
 
-    def submit(self, commands: Sequence[Command]) -> asyncio.Future[list[Any]] | None:
-        """`execute` without a coroutine: write now and return the future of the replies,
-        or None (nothing sent) while the connection is not open; `execute` opens it."""
+    def submit(self, commands: Sequence[Command], done: Done) -> bool:
+        """`execute` without a coroutine or a future: write now, and `done` is called
+        with the replies as soon as they are read (or with the error that lost them).
+        False (nothing sent) while the connection is not open; `execute` opens it."""
         protocol = self._protocol
         if protocol is None or protocol.closed:
-            return None
-        future: asyncio.Future[list[Any]] = asyncio.get_running_loop().create_future()
-        protocol.batches.append(_Batch(future, len(commands)))
+            return False
+        protocol.batches.append(_Batch(done, len(commands)))
         assert protocol.transport is not None
         protocol.transport.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))
-        return future
+        return True
 
     async def send(self, commands: Sequence[Command]) -> None:
         """Send `commands` without awaiting replies: they go to `on_push` (SUBSCRIBE)."""
