@@ -270,9 +270,9 @@ def set_group_nice(pid: int, nice: int) -> None:
         Path(f"/proc/{pid}/autogroup").write_text(str(nice))
 
 
-def wait_healthy(url: str, proc: subprocess.Popen[bytes]) -> None:
+def wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30) -> None:
     """Block until the server answers /healthz."""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline and proc.poll() is None:
         try:
             with urllib.request.urlopen(url + "/healthz", timeout=1):
