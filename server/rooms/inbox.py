@@ -18,11 +18,10 @@ Item = TypeVar("Item")
 class Inbox(Generic[Item]):
     """FIFO of inputs for one reader; `join()` waits until every item is `done()`."""
 
-    __slots__ = ("_items", "_loop", "_getter", "_unfinished", "_joiners")
+    __slots__ = ("_items", "_getter", "_unfinished", "_joiners")
 
     def __init__(self) -> None:
         self._items: deque[Item] = deque()
-        self._loop: asyncio.AbstractEventLoop | None = None  # the reader's, once it reads
         self._getter: asyncio.Future[None] | None = None
         self._unfinished = 0
         self._joiners: list[asyncio.Future[None]] = []
@@ -41,10 +40,7 @@ class Inbox(Generic[Item]):
         """The oldest item, once there is one (one reader at a time)."""
         items = self._items
         while not items:
-            loop = self._loop
-            if loop is None:
-                loop = self._loop = asyncio.get_running_loop()
-            getter = self._getter = loop.create_future()
+            getter = self._getter = asyncio.get_running_loop().create_future()
             try:
                 await getter
             finally:
@@ -64,9 +60,6 @@ class Inbox(Generic[Item]):
             for joiner in joiners:
                 if not joiner.done():
                     joiner.set_result(None)
-
-    def __len__(self) -> int:
-        return len(self._items)
 
     async def join(self) -> None:
         """Wait until every item put so far is handled."""
