@@ -400,7 +400,7 @@ class Connection:
 
     async def _handshake(self) -> None:
         self._ws = await connect(self.url, compression=None, max_size=2**22)
-        await self._ws.send(codec.pack({"t": "hello", "tokens": self.tokens}))
+        await self._ws.send(codec.pack({"t": "hello", "tokens": self.tokens, "patches": True}))
         data = await self._ws.recv()
         if self.raw is not None:
             self.raw.append(data)
@@ -453,6 +453,9 @@ class Connection:
     def _dispatch(self, frame: dict[str, Any]) -> None:
         kind = frame.get("t")
         if kind == "view":
+            if "patch" in frame:  # the changed fields of the view before (PROTOCOL.md)
+                assert self.view is not None  # a connection's first view is always whole
+                frame["view"] = {**self.view["view"], **frame.pop("patch")}
             self.view = frame
             if self.on_view is not None:
                 self.on_view(frame)

@@ -116,9 +116,12 @@ def check_refusals(
             assert codec.pack(game.dump(state)) == before, f"refused {cand!r} changed state"
 
 
-def check_views(game: Game, state: Any, seats: int, rng: random.Random) -> None:
+def check_views(
+    game: Game, state: Any, seats: int, rng: random.Random
+) -> dict[int | None, dict[str, Any]]:
     """Views are plain data and identical after re-dealing what the viewer cannot see;
-    `views` (all seats at once, as the room asks) equals `view` seat by seat."""
+    `views` (all seats at once, as the room asks) equals `view` seat by seat. Returns
+    every seat's view (the spectator's under None)."""
     before = codec.pack(game.dump(state))
     everyone = [*range(seats), None]
     together = game.views(state, everyone)
@@ -134,6 +137,27 @@ def check_views(game: Game, state: Any, seats: int, rng: random.Random) -> None:
             "something that seat may not see"
         )
     assert codec.pack(game.dump(state)) == before, "view or shuffle_unseen changed the state"
+    return together
+
+
+def check_patches(
+    game: Game,
+    state: Any,
+    before: dict[int | None, dict[str, Any]],
+    move: tuple[int, dict[str, Any]],
+    events: list[Any],
+) -> None:
+    """Where the game gives view patches for a move, each patched view before the move
+    equals the view after it (so a patch shows no more than the view)."""
+    everyone = list(before)
+    patches = game.view_patches(state, everyone, [move], events)
+    if patches is None:
+        return
+    assert list(patches) == everyone, "view_patches must answer for exactly the seats asked"
+    for seat in everyone:
+        plain(patches[seat], f"patch of seat {seat}")
+        patched = {**before[seat], **patches[seat]}
+        assert patched == game.view(state, seat), f"patched view of seat {seat} is wrong"
 
 
 def check_events(game: Game, events: list[Any], checks: bool) -> None:
@@ -170,10 +194,11 @@ def play(
             assert all(isinstance(p, int) and 1 <= p <= seats for p in places), places
             return log, codec.pack(game.dump(state))
         legal = seats_to_move(game, state, seats)
+        views: dict[int | None, dict[str, Any]] = {}
         if checks:
             for action in (a for acts in legal.values() for a in acts):
                 conforms(game, "action", action)
-            check_views(game, state, seats, checker)
+            views = check_views(game, state, seats, checker)
             check_refusals(game, state, seats, legal, now, checker)
         due = game.deadline(state)
         if legal and (due is None or driver.random() < 0.97):
@@ -193,6 +218,8 @@ def play(
                 ) from exc
             plain(events, "events")
             check_events(game, events, checks)
+            if checks:
+                check_patches(game, state, views, (seat, action), events)
             log.append([seat, action, events])
         else:
             assert due is not None, "nobody can move, no timer runs, yet the match is not over"

@@ -102,9 +102,12 @@ export class RoomSocket {
     ws.binaryType = "arraybuffer";
     this.ws = ws;
     this.handlers.onStatus("connecting");
+    // The game view as of this socket's last view frame: a "patch" frame holds only the
+    // fields that changed since (PROTOCOL.md). A new socket starts with a whole view.
+    let lastView = null;
     ws.onopen = () => {
       this.retry = 0;
-      ws.send(encode({ t: "hello", tokens: this.tokens }));
+      ws.send(encode({ t: "hello", tokens: this.tokens, patches: true }));
       for (const frame of this.pending.values()) ws.send(encode(frame));
     };
     ws.onmessage = (event) => {
@@ -116,6 +119,13 @@ export class RoomSocket {
       }
       if (frame.t === "ack" || (frame.t === "error" && frame.seq !== undefined)) {
         this.pending.delete(`${frame.seat}:${frame.seq}`);
+      }
+      if (frame.t === "view") {
+        if ("patch" in frame) {
+          frame.view = { ...lastView, ...frame.patch };
+          delete frame.patch;
+        }
+        lastView = frame.view;
       }
       // The view a move caused carries its ack (no separate ack frame follows).
       if (frame.t === "view" && frame.ack) this.pending.delete(`${frame.ack.seat}:${frame.ack.seq}`);

@@ -195,6 +195,25 @@ class Game:
         """
         return {s: self.view(state, s) for s in seats}
 
+    def view_patches(
+        self,
+        state: Any,
+        seats: Sequence[int | None],
+        moves: Sequence[tuple[int, Action]],
+        events: Sequence[Event],
+    ) -> dict[int | None, View] | None:
+        """Each of `seats`' views as a change to its views before `moves`, or None.
+
+        `moves` are the (seat, action) pairs applied since those views were made, in
+        order, and `events` what they caused; nothing else touched the state. A patch
+        holds the top-level fields whose values changed (it may hold unchanged ones
+        too): `{**before, **patch}` equals `view(state, seat)`. The room sends patches
+        instead of whole views to the clients that ask for them, so a patch must show
+        no more than the view would. None (the default) means "send whole views": an
+        engine answers only for the moves it can describe cheaply.
+        """
+        return None
+
     def shuffle_unseen(self, state: Any, seat: int | None, rng: Any) -> Any:
         """A copy with every card `seat` cannot see re-dealt among the places it cannot see."""
         raise NotImplementedError

@@ -30,6 +30,9 @@ EXCHANGE_CAP = 100
 RACE_VOID_MS = 8000
 PENALTY_LIMIT = {"standard": 4, "short": 1}
 PASSING, RACE, DONE, VOID = "passing", "race", "done", "void"
+# Moves, and the events they cause, that views follow as patches (see `view_patches`).
+_MARKING_MOVES = frozenset({"mark", "unmark"})
+_MARKING = frozenset({"marked", "unmarked", "exchange", "hand_shown"})
 
 # CPU reaction windows in ms, both ends included (spec item 15, uniform per U10).
 TIMING: dict[str, dict[str, list[int]]] = {
@@ -422,6 +425,58 @@ class Usunoro(Game):
         """Every seat's `view`, the public table built once and shared by them all."""
         public = self._public_view(state)
         return {seat: self._seat_view(state, seat, public) for seat in seats}
+
+    def view_patches(
+        self,
+        state: State,
+        seats: Sequence[int | None],
+        moves: Sequence[tuple[int, Action]],
+        events: Sequence[Event],
+    ) -> dict[int | None, View] | None:
+        """Patches after marks and unmarks, and the exchanges they run: nearly every
+        move of a round.
+
+        Those change the marks and the timers, and an exchange the hands and what was
+        passed; the rest of the view (the scores, the race, the timing table) stays. A
+        grab, a new round or a void sends whole views.
+        """
+        if state["phase"] != PASSING or not all(e["type"] in _MARKING for e in events):
+            return None
+        if not all(action.get("type") in _MARKING_MOVES for _, action in moves):
+            return None
+        marks, options = state["marks"], state["options"]
+        open_hands = options["open_hands"]
+        marked = [m is not None for m in marks]
+        deadline = self.deadline(state)
+        idle_ms = options["idle_void_ms"]
+        idle_deadline = state["active_at"] + idle_ms if idle_ms else None
+        # After an exchange every hand is new (copied once and shared, as in a view).
+        exchanged = any(e["type"] == "exchange" for e in events)
+        hands = [list(h) for h in state["hands"]] if exchanged else []
+        patches: dict[int | None, View] = {}
+        for seat in seats:
+            shown = [s == seat or s in open_hands for s in range(SEATS)]
+            patch: View = {
+                "marked": marked,
+                "marks": [m if see else None for m, see in zip(marks, shown, strict=True)],
+                "deadline": deadline,
+                "idle_deadline": idle_deadline,
+            }
+            own = seat is not None and 0 <= seat < SEATS
+            if own:
+                patch["mark"] = marks[seat]
+            if exchanged:
+                patch["hands"] = [h if see else None for h, see in zip(hands, shown, strict=True)]
+                patch["exchanges"] = state["exchanges"]
+                patch["hand_seq"] = state["hand_seq"]
+                mark_ms = options["mark_timeout_ms"]
+                patch["mark_deadline"] = state["hand_at"] + mark_ms if mark_ms else None
+                if own:
+                    patch["hand"] = hands[seat]
+                    patch["last_sent"] = state["sent"][seat]
+                    patch["last_received"] = state["received"][seat]
+            patches[seat] = patch
+        return patches
 
     def _public_view(self, state: State) -> tuple[View, list[list[str]]]:
         """What every seat's view shares: a template holding every field (the seat's

@@ -120,6 +120,9 @@ class RoomCore:
         # Set when a start dropped the oldest match: the actor trims the store's log.
         self.trim_wanted = False
         self.events: list[Event] = []
+        # The moves applied since the views were last sent, for the engine's view patches;
+        # None once anything else changed the match (a start, a timer, a load).
+        self.view_moves: list[tuple[int, Action]] | None = None
         self.gate_wanted = False
         # Table talk as the host set it (talk.py); chat messages are kept beside the room.
         self.talk = TalkRules()
@@ -206,6 +209,7 @@ class RoomCore:
         cpus = [i for i, seat in enumerate(self.seats) if seat.kind == "cpu"]
         try:
             self.state = self.game.new(n, options, seed, cpu_seats=cpus)
+            self.view_moves = None
         except IllegalAction as exc:  # e.g. an option naming a seat that became a CPU
             raise RoomError("bad_option", exc.message) from None
         self.status = "playing"
@@ -242,6 +246,8 @@ class RoomCore:
         except IllegalAction as exc:
             raise RoomError("illegal_action", exc.message) from None
         self._log({"k": "m", "s": seat, "a": action, "t": t})
+        if self.view_moves is not None:
+            self.view_moves.append((seat, action))
         result = {"ok": True, "seq": seq, "version": self.version + 1, "events": events}
         self.seqs[seat] = [seq, result]
         self._after_change(events, t)
@@ -266,6 +272,7 @@ class RoomCore:
                 due.sort(key=lambda d: (d[0], rank.get(d[1], len(rank) + d[1])))
             if deadline is not None and deadline <= limit and (not due or deadline <= due[0][0]):
                 events = self.game.expire(self.state, deadline)
+                self.view_moves = None
                 self._log({"k": "x", "t": deadline})
                 self._after_change(events, deadline)
             elif due:
@@ -276,6 +283,8 @@ class RoomCore:
                     # Marked as a CPU's, also when covering a human (not human input, U13).
                     events = self.game.apply_cpu(self.state, seat, plan.action, at)
                     self._log({"k": "m", "s": seat, "a": plan.action, "t": at, "cpu": True})
+                    if self.view_moves is not None:
+                        self.view_moves.append((seat, plan.action))
                 self._after_change(events, at)
             else:
                 break

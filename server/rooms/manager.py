@@ -278,7 +278,9 @@ class RoomManager:
         """Summaries of the public rooms that are waiting for players."""
         return await self.store.public_rooms()
 
-    async def attach(self, code: str, tokens: list[str], listener: Listener) -> Attached:
+    async def attach(
+        self, code: str, tokens: list[str], listener: Listener, patches: bool = False
+    ) -> Attached:
         """Connect a listener to a room, holding the seats of `tokens`.
 
         No tokens: a spectator. Two tokens: same-device play (one combined view).
@@ -286,7 +288,10 @@ class RoomManager:
         then after every saved change: {"t": "view", "version", "room", "seats", "you",
         "view", "views" (two seats only), "legal", "seqs", "events", "outcome" (at the
         end), "ack" (only in the view a move of this attachment caused)}; see
-        `view_messages.message_for` and `Attachment.move`. When the room
+        `view_messages.message_for` and `Attachment.move`. With `patches`, a listener
+        of at most one seat may get "patch" (the changed fields) instead of "view"
+        after its first message, while the room runs here (a link through the bus
+        always gets whole views). When the room
         stops here it gets {"t": "closed", "code", "message"}. A room run by another
         process gives a `RemoteAttachment` that behaves alike (a link through the bus);
         when that link ends, "closed" comes with code room_moved. That process may hand
@@ -301,7 +306,7 @@ class RoomManager:
             if isinstance(where, Room):
                 self._attaching[code] += 1
                 try:
-                    attached: Attachment = await where.call("attach", hashes, listener)
+                    attached: Attachment = await where.call("attach", hashes, listener, patches)
                 finally:
                     self._attaching[code] -= 1
                     if not self._attaching[code]:

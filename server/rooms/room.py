@@ -44,11 +44,17 @@ log = logging.getLogger(__name__)
 class Attachment:
     """One client's link to a room, holding zero (spectator), one or two seats."""
 
-    def __init__(self, room: Room, seats: tuple[int, ...], listener: Listener) -> None:
+    def __init__(
+        self, room: Room, seats: tuple[int, ...], listener: Listener, patches: bool = False
+    ) -> None:
         self.room = room
         self.code = room.code
         self.seats = seats
         self.listener = listener
+        # Whether the client takes view patches (see view_messages), and the number of
+        # the room's publish it was last sent (-1: none yet, so a whole view is next).
+        self.patches = patches and len(seats) < 2
+        self.published = -1
         self.is_visible = True
         self.shown_version = 0
         self.detached = False
@@ -133,6 +139,7 @@ class Room:
         self._dirty = False
         self._announce = False
         self._listing = False
+        self._publishes = 0  # publishes sent (an attachment's `published` counts these)
         self._dead = False
         self._saved_blob = b""
         # The last chat messages, as the store keeps them; a reaction or message to send.
@@ -315,7 +322,9 @@ class Room:
         if not self.attachments and self.idle_since is None:
             self.idle_since = self.clock.now()
 
-    def _on_attach(self, now: float, token_hashes: list[str], listener: Listener) -> Attachment:
+    def _on_attach(
+        self, now: float, token_hashes: list[str], listener: Listener, patches: bool = False
+    ) -> Attachment:
         if not token_hashes and not self.core.settings.spectators:
             raise RoomError("no_spectators", "the host does not allow spectators in this room")
         seats = []
@@ -324,7 +333,7 @@ class Room:
             if seat is None or seat in seats:
                 raise RoomError("bad_token", "that seat token does not belong to this room")
             seats.append(seat)
-        att = Attachment(self, tuple(sorted(seats)), listener)
+        att = Attachment(self, tuple(sorted(seats)), listener, patches)
         att.history = list(self.chat)
         self.attachments.append(att)
         self.idle_since = None
@@ -527,11 +536,20 @@ class Room:
         now = self.clock.now()
         seats = self.presence.public_seats(core, self.attachments, now)
         room = view_messages.room_facts(self.code, core, now)
-        held = [att.seats for att in self.attachments]
-        built = view_messages.messages(core, held, seats, room, events)
-        for att in list(self.attachments):
+        # A patch is a change to the previous publish's view: only for those sent it.
+        last, self._publishes = self._publishes, self._publishes + 1
+        attachments = list(self.attachments)
+        takes = [a.patches and a.published == last for a in attachments]
+        held = [a.seats for a, patch in zip(attachments, takes, strict=True) if not patch]
+        patched = [a.seats for a, patch in zip(attachments, takes, strict=True) if patch]
+        whole, patches = view_messages.messages(core, held, patched, seats, room, events)
+        core.view_moves = []
+        for att, patch in zip(attachments, takes, strict=True):
             ack = self._acks.get(att)
-            message = built[att.seats]
+            message = patches.get(att.seats) if patch else None
+            if message is None:
+                message = whole[att.seats]
+            att.published = self._publishes
             _deliver(att, message if ack is None else {**message, "ack": ack})
 
 

@@ -5,6 +5,12 @@ A message is {"t": "view", "version", "room", "seats", "you", "view", "views" (t
 seats only), "legal", "seqs", "events", "outcome" (at the end)}; the room adds "ack" to
 the one a move of that attachment caused. Every message of one publish shares the same
 `room`, `seats` and `events` objects (the websocket encoder packs them once).
+
+A client that asked for patches, holds at most one seat and was sent the previous
+publish may get "patch" instead of "view": the fields of its view that changed, when
+the engine can say so (`Game.view_patches`). Nothing is compared here: working out a
+change costs more than packing it, so only the engine, which knows what a move did,
+names it.
 """
 
 from __future__ import annotations
@@ -35,21 +41,42 @@ def room_facts(code: str, core: RoomCore, now: float) -> dict[str, Any]:
 def messages(
     core: RoomCore,
     held: Sequence[tuple[int, ...]],
+    patched: Sequence[tuple[int, ...]],
     seats: list[dict[str, Any]],
     room: dict[str, Any],
     events: list[dict[str, Any]],
-) -> dict[tuple[int, ...], dict[str, Any]]:
-    """The message for each set of held seats in `held` (() for a spectator).
+) -> tuple[dict[tuple[int, ...], dict[str, Any]], dict[tuple[int, ...], dict[str, Any]]]:
+    """(whole, patch): the message for each set of held seats in `held` (() for a
+    spectator) with the whole view, and for each in `patched` (none of two seats) with
+    a patch when the engine gives patches; the sets of `patched` without one are in
+    `whole` then.
 
-    Every seat's view is asked of the engine at once, so it may build what they show
-    alike once.
+    Every seat's view (or patch) is asked of the engine at once, so it may build what
+    they show alike once.
     """
-    kinds = set(held)
-    wanted = sorted({s for h in kinds for s in h})
+    whole_kinds = set(held)
+    patches: dict[tuple[int, ...], dict[str, Any]] = {}
+    if patched and core.state is not None and core.view_moves is not None:
+        kinds = set(patched)
+        changes = core.game.view_patches(
+            core.state, [h[0] if h else None for h in kinds], core.view_moves, events
+        )
+        if changes is None:
+            whole_kinds |= kinds
+        else:
+            patches = {
+                h: message_for(core, h, seats, room, events, changes, "patch") for h in kinds
+            }
+    else:
+        whole_kinds.update(patched)
+    if not whole_kinds:
+        return {}, patches
+    wanted = sorted({s for h in whole_kinds for s in h})
     views: dict[int | None, dict[str, Any]] = {}
     if core.state is not None:
-        views = core.game.views(core.state, [*wanted, None] if () in kinds else wanted)
-    return {h: message_for(core, h, seats, room, events, views) for h in kinds}
+        views = core.game.views(core.state, [*wanted, None] if () in whole_kinds else wanted)
+    whole = {h: message_for(core, h, seats, room, events, views) for h in whole_kinds}
+    return whole, patches
 
 
 def message_for(
@@ -59,9 +86,10 @@ def message_for(
     room: dict[str, Any],
     events: list[dict[str, Any]],
     views: dict[int | None, dict[str, Any]],
+    field: str = "view",
 ) -> dict[str, Any]:
     """The view message for a client holding `held` seats; `views` has each held
-    seat's view (the spectator's, None, for no seat).
+    seat's view (the spectator's, None, for no seat), or its patch for `field` "patch".
 
     "view" is the first held seat's view (the spectator view when none); with two
     seats "views" maps each held seat to its view. "legal" maps each held seat the
@@ -76,7 +104,7 @@ def message_for(
         "room": room,
         "seats": seats,
         "you": list(held),
-        "view": None,
+        field: None,
         "legal": {},
         "seqs": {s: seqs[s][0] for s in held if s in seqs},
         "events": events,
@@ -85,12 +113,12 @@ def message_for(
         return message
     if len(held) == 1:  # nearly every client: no comprehension to run
         seat = held[0]
-        message["view"] = views[seat]
+        message[field] = views[seat]
         if core.status == "playing":
             message["legal"] = {seat: game.actions(state, seat)}
             return message
     else:
-        message["view"] = views[held[0] if held else None]
+        message[field] = views[held[0] if held else None]
         if held:
             message["views"] = {s: views[s] for s in held}
         if core.status == "playing":

@@ -117,6 +117,8 @@ def parse(data: bytes | str, max_frame: int) -> dict[str, Any]:
         tokens = frame["tokens"]
         if len(tokens) > MAX_TOKENS or not all(isinstance(t, str) for t in tokens):
             raise FrameError(BAD_FRAME, f"hello: tokens must be at most {MAX_TOKENS} strings")
+        if not isinstance(frame.get("patches", False), bool):
+            raise FrameError(BAD_FRAME, "hello: field 'patches' must be bool")
     return frame
 
 

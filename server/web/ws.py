@@ -241,18 +241,18 @@ async def play(websocket: WebSocket) -> None:
         )
         return
     try:
-        await serve_attached(websocket, services, room, tokens)
+        await serve_attached(websocket, services, room, tokens, hello.get("patches", False))
     finally:
         counted.leave(room)
 
 
 async def serve_attached(
-    websocket: WebSocket, services: Services, room: str, tokens: list[str]
+    websocket: WebSocket, services: Services, room: str, tokens: list[str], patches: bool
 ) -> None:
     """Attach to the room, welcome the client, then handle its frames until it leaves."""
     outbox = Outbox(websocket, services.limits.outbox_frames)
     try:
-        attachment = await services.manager.attach(room, tokens, outbox.push_view)
+        attachment = await services.manager.attach(room, tokens, outbox.push_view, patches)
     except RoomError as exc:
         close = ATTACH_CLOSE.get(exc.code, Close.TRY_AGAIN_LATER)
         await refuse(websocket, exc.code, exc.message, close)

@@ -107,8 +107,11 @@ async def drive(rooms: list[list[LoadSeat]], rate: float, seconds: float, window
         await asyncio.sleep(0.01)
 
 
-async def open_rooms(client: Client, count: int, recorder: Recorder) -> list[list[LoadSeat]]:
-    """`count` started rooms with four human seats, each seat connected on its own."""
+async def open_rooms(
+    client: Client, count: int, recorder: Recorder, patches: bool = True
+) -> list[list[LoadSeat]]:
+    """`count` started rooms with four human seats, each seat connected on its own
+    (asking for view patches unless `patches` is false)."""
     gate = asyncio.Semaphore(32)
     ws_base = "ws" + client.base_url.removeprefix("http") + "/ws?room="
 
@@ -117,7 +120,9 @@ async def open_rooms(client: Client, count: int, recorder: Recorder) -> list[lis
             host = await client.create_room("usunoro", seats=["host", "open", "open", "open"])
             seats = [host] + [await client.take_seat(host.code) for _ in range(3)]
             await client.start(host.code, host.token)
-            return [await open_seat(ws_base + s.code, s.token, s.seat, recorder) for s in seats]
+            return [
+                await open_seat(ws_base + s.code, s.token, s.seat, recorder, patches) for s in seats
+            ]
 
     return list(await asyncio.gather(*(one() for _ in range(count))))
 
@@ -175,6 +180,7 @@ async def run(
     rates: list[float],
     seconds: float,
     profile: Path | None = None,
+    patches: bool = True,
 ) -> None:
     """Set up the rooms, warm up, then measure each rate in turn and print a row for it.
 
@@ -184,7 +190,7 @@ async def run(
     rss_before = proc_rss_mb(server_pid) if server_pid else 0.0
     started = time.perf_counter()
     recorder = Recorder()
-    rooms = await open_rooms(client, rooms_n, recorder)
+    rooms = await open_rooms(client, rooms_n, recorder, patches)
     conns = 4 * rooms_n
     print(f"{rooms_n} rooms, {conns} connections ready in {time.perf_counter() - started:.1f} s")
     # The generator's own collector pauses would be counted as server latency: keep the
@@ -311,6 +317,9 @@ def main() -> None:
         help="sample the server with py-spy during the first rate step into this file "
         "and print where its CPU went (tests/bench/spy_breakdown.py)",
     )
+    parser.add_argument(
+        "--whole", action="store_true", help="clients ask for whole views only, no patches"
+    )
     args = parser.parse_args()
     rooms_n = min(args.rooms, MAX_ROOMS)
     seconds = min(args.seconds, MAX_SECONDS)
@@ -323,7 +332,9 @@ def main() -> None:
         os.nice(args.nice)
         set_group_nice(os.getpid(), args.nice)
     if args.url:
-        uvloop.run(run(args.url, args.server_pid, rooms_n, rates, seconds, args.profile))
+        uvloop.run(
+            run(args.url, args.server_pid, rooms_n, rates, seconds, args.profile, not args.whole)
+        )
         return
     with tempfile.TemporaryDirectory(prefix="zashiki-load-") as tmp:
         redis_port, port = free_port(), free_port()
@@ -358,7 +369,9 @@ def main() -> None:
                 f"server pid {procs[1].pid}: {where}; nice {args.nice}; "
                 f"load average {os.getloadavg()[0]:.1f}; python {args.python}"
             )
-            uvloop.run(run(url, procs[1].pid, rooms_n, rates, seconds, args.profile))
+            uvloop.run(
+                run(url, procs[1].pid, rooms_n, rates, seconds, args.profile, not args.whole)
+            )
         finally:
             for proc in reversed(procs):
                 proc.terminate()

@@ -6,6 +6,7 @@ No sockets and no Redis (the in-process store), so the figure is steadier than
 bench_load's and isolates what the room and the frame encoder cost. Rooms of four human
 seats, each seat its own attachment whose listener packs its frames as the websocket
 outbox does; moves go round-robin over the rooms, each the seat's bench_load move.
+The attachments take view patches, as the browser's do (`--whole`: whole views only).
 Prints process CPU microseconds per move (best of `--repeat` passes).
 """
 
@@ -34,12 +35,15 @@ class Seat:
         self.sent = 0
 
     def listen(self, message: dict[str, Any]) -> None:
-        """The listener: pack like the outbox, keep the message for the next move."""
+        """The listener: pack like the outbox, keep the message (a patch merged, as the
+        client does) for the next move."""
         self.sent += len(frames.encode_view(message))
+        if "patch" in message and self.message is not None:
+            message = {**message, "view": {**self.message["view"], **message["patch"]}}
         self.message = message
 
 
-async def open_room(manager: RoomManager, n: int) -> list[Seat]:
+async def open_room(manager: RoomManager, n: int, patches: bool) -> list[Seat]:
     """A started Usunoro room of four humans, each seat attached on its own."""
     code, _, host = await manager.create_room(
         "usunoro", {}, ["host", "open", "open", "open"], seed=n
@@ -49,7 +53,7 @@ async def open_room(manager: RoomManager, n: int) -> list[Seat]:
     seats = []
     for seat, token in enumerate(tokens):
         made = Seat()
-        made.att = await manager.attach(code, [token], made.listen)
+        made.att = await manager.attach(code, [token], made.listen, patches)
         made.att.shown()
         seats.append(made)
         assert seat in made.att.seats
@@ -75,12 +79,12 @@ async def play(rooms: list[list[Seat]], moves: int) -> tuple[float, int]:
     return cpu, sum(s.sent for room in rooms for s in room) - sent_before
 
 
-async def main(rooms_n: int, moves: int, repeat: int) -> None:
+async def main(rooms_n: int, moves: int, repeat: int, patches: bool) -> None:
     """Open the rooms, warm up, then measure `repeat` passes."""
     random.seed(1)
     manager = RoomManager(MemoryStore(), VirtualClock(), instance_id="bench")
     await manager.start()
-    rooms = [await open_room(manager, i) for i in range(rooms_n)]
+    rooms = [await open_room(manager, i, patches) for i in range(rooms_n)]
     await play(rooms, moves // 4)
     best = None
     for _ in range(repeat):
@@ -97,5 +101,6 @@ if __name__ == "__main__":
     parser.add_argument("--rooms", type=int, default=50)
     parser.add_argument("--moves", type=int, default=20000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--whole", action="store_true", help="whole views only, no patches")
     args = parser.parse_args()
-    asyncio.run(main(args.rooms, args.moves, args.repeat))
+    asyncio.run(main(args.rooms, args.moves, args.repeat, not args.whole))

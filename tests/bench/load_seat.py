@@ -9,7 +9,9 @@ peers' harness does (`../shared/peers-bench`, its "raw" client): a hand-written 
 request, a parser for the server's unmasked frames, client frames under a zero mask key
 (RFC 6455 5.3 allows any key; zero leaves the payload as it is), and pongs for pings. A
 view is decoded only when the seat needs it: to find its move's ack, or to choose its
-next move; the other three views of a move are only kept as bytes.
+next move; the other three views of a move are only kept as bytes. The seat asks for
+view patches, as the browser does, so it keeps the frames since the last whole view and
+merges them when it decodes.
 """
 
 from __future__ import annotations
@@ -49,14 +51,19 @@ def client_frame(opcode: int, payload: bytes) -> bytes:
 class LoadSeat(asyncio.Protocol):
     """One seat on its own connection; `move()` sends, the answer arrives by callback."""
 
-    def __init__(self, url: str, token: str, seat: int, on_answer: Answer) -> None:
+    def __init__(
+        self, url: str, token: str, seat: int, on_answer: Answer, patches: bool = True
+    ) -> None:
         parts = urlsplit(url)
         self.host = parts.netloc
         self.path = f"{parts.path}?{parts.query}"
         self.token = token
         self.seat = seat
         self.on_answer = on_answer
-        self.raw_view: bytes | None = None
+        self.patches = patches
+        # The view frames since the last one known to be whole (decoded, or the first of
+        # them raw), oldest first: `view` merges the patches among them.
+        self.raw_views: list[Any] = []
         self.busy = False
         self.seq = 0
         self.sent_at = 0.0
@@ -68,8 +75,27 @@ class LoadSeat(asyncio.Protocol):
 
     @property
     def view(self) -> dict[str, Any] | None:
-        """The latest view message this seat received, decoded."""
-        return None if self.raw_view is None else ormsgpack.unpackb(self.raw_view, option=_OPTIONS)
+        """The latest view message this seat received, decoded (patches merged)."""
+        return self._fold()
+
+    def _fold(self) -> dict[str, Any] | None:
+        """Decode the kept frames and merge them into the latest view message, kept."""
+        message: dict[str, Any] | None = None
+        for raw in self.raw_views:
+            frame = raw if isinstance(raw, dict) else ormsgpack.unpackb(raw, option=_OPTIONS)
+            if "patch" in frame:
+                assert message is not None  # a connection's first view is always whole
+                frame["view"] = {**message["view"], **frame.pop("patch")}
+            message = frame
+        if message is not None:
+            self.raw_views = [message]
+        return message
+
+    def _keep(self, payload: bytes) -> None:
+        """Keep a view frame undecoded; fold them into one now and then (memory)."""
+        self.raw_views.append(payload)
+        if len(self.raw_views) > 32:
+            self._fold()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         # uvloop's transports do not subclass asyncio.Transport, hence the cast.
@@ -93,7 +119,8 @@ class LoadSeat(asyncio.Protocol):
                 return
             del buffer[: end + 4]
             self.upgraded = True
-            self._send(0x2, ormsgpack.packb({"t": "hello", "tokens": [self.token]}))
+            hello = {"t": "hello", "tokens": [self.token], "patches": self.patches}
+            self._send(0x2, ormsgpack.packb(hello))
         at, size = 0, len(buffer)
         while size - at >= 2:
             length, head = buffer[at + 1] & 0x7F, 2
@@ -145,12 +172,12 @@ class LoadSeat(asyncio.Protocol):
         # A view (fixmap header, then "t": "view") is kept undecoded unless this seat
         # waits for its move's answer: the generator's main saving.
         if not self.busy and self.ready.done() and payload[1:8] == b"\xa1t\xa4view":
-            self.raw_view = payload
+            self._keep(payload)
             return
         frame = ormsgpack.unpackb(payload, option=_OPTIONS)
         kind = frame["t"]
         if kind == "view":
-            self.raw_view = payload
+            self._keep(payload)
             self.view_times[frame["version"]] = time.perf_counter()
             if len(self.view_times) > 32:
                 del self.view_times[min(self.view_times)]
@@ -171,12 +198,15 @@ class LoadSeat(asyncio.Protocol):
                 self.on_answer(self, None, frame["code"])
 
 
-async def open_seat(url: str, token: str, seat: int, on_answer: Answer) -> LoadSeat:
-    """Connect one seat to `ws://host:port/ws?room=...` and wait for its first view."""
+async def open_seat(
+    url: str, token: str, seat: int, on_answer: Answer, patches: bool = True
+) -> LoadSeat:
+    """Connect one seat to `ws://host:port/ws?room=...` and wait for its first view
+    (`patches`: ask for view patches, as the browser does)."""
     parts = urlsplit(url)
     loop = asyncio.get_running_loop()
     _, seat_proto = await loop.create_connection(
-        lambda: LoadSeat(url, token, seat, on_answer), parts.hostname, parts.port
+        lambda: LoadSeat(url, token, seat, on_answer, patches), parts.hostname, parts.port
     )
     await asyncio.wait_for(seat_proto.ready, 30)
     return seat_proto
