@@ -148,6 +148,19 @@ async def test_first_frame_other_than_hello_is_refused(
     assert closed.value.rcvd is not None and closed.value.rcvd.code == Close.BAD_HELLO
 
 
+async def test_a_hello_whose_patches_is_not_a_bool_is_refused(
+    server: ServerProcess, session: Session
+) -> None:
+    ws = await connect(ws_url(server, session.seats[0].code), compression=None)
+    tokens = [session.seats[0].token]
+    await ws.send(codec.pack({"t": "hello", "tokens": tokens, "patches": "yes" * 1000}))
+    refusal = codec.unpack(await ws.recv())
+    assert refusal["code"] == "bad_frame" and "yes" not in refusal["message"]
+    with pytest.raises(ConnectionClosed) as closed:
+        await ws.recv()
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == Close.BAD_HELLO
+
+
 async def test_connection_past_the_room_cap_is_refused(
     server: ServerProcess, session: Session
 ) -> None:
