@@ -48,11 +48,11 @@ def callgrind_total(folder: Path) -> int:
     return int(found[1])
 
 
-async def exercise(url: str, rooms_n: int, rate: float, seconds: float) -> float:
+async def exercise(url: str, rooms_n: int, rate: float, seconds: float, patches: bool) -> float:
     """Open the rooms, then either wait `seconds` (rate 0) or move at `rate` for that
     long; the number of moves the server acknowledged."""
     recorder = Recorder()
-    rooms = await open_rooms(Client(url), rooms_n, recorder)
+    rooms = await open_rooms(Client(url), rooms_n, recorder, patches)
     if rate > 0:
         await drive(rooms, rate, seconds, Window())
     else:
@@ -64,7 +64,9 @@ async def exercise(url: str, rooms_n: int, rate: float, seconds: float) -> float
     return moves
 
 
-def run_server(python: str, rooms_n: int, rate: float, seconds: float) -> tuple[int, float]:
+def run_server(
+    python: str, rooms_n: int, rate: float, seconds: float, patches: bool
+) -> tuple[int, float]:
     """One server lifetime under callgrind: (its instructions, moves acknowledged)."""
     with tempfile.TemporaryDirectory(prefix="zashiki-instr-") as tmp:
         folder = Path(tmp)
@@ -81,7 +83,7 @@ def run_server(python: str, rooms_n: int, rate: float, seconds: float) -> tuple[
                 procs.append(subprocess.Popen(serve, cwd=ROOT, stdout=log, stderr=log, env=env))
             url = f"http://127.0.0.1:{port}"
             wait_healthy(url, procs[1], timeout=300)
-            moves = uvloop.run(exercise(url, rooms_n, rate, seconds))
+            moves = uvloop.run(exercise(url, rooms_n, rate, seconds, patches))
             procs[1].send_signal(signal.SIGINT)  # a clean exit writes callgrind's file
             procs[1].wait(timeout=300)
             return callgrind_total(folder), moves
@@ -101,15 +103,18 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=15.0, help="moves/s in the load window")
     parser.add_argument("--seconds", type=float, default=30.0, help="how long the second run moves")
     parser.add_argument("--python", default=sys.executable, help="interpreter of the server")
+    parser.add_argument(
+        "--whole", action="store_true", help="clients ask for whole views only, no patches"
+    )
     args = parser.parse_args()
     for tool in ("valgrind", "callgrind_control", "redis-server"):
         if shutil.which(tool) is None:
             sys.exit(f"{tool} is not installed (apt-get install valgrind redis-server)")
     rooms_n, seconds = min(args.rooms, MAX_ROOMS), min(args.seconds, MAX_SECONDS)
     started = time.perf_counter()
-    idle, _ = run_server(args.python, rooms_n, 0.0, seconds)
+    idle, _ = run_server(args.python, rooms_n, 0.0, seconds, not args.whole)
     print(f"idle server: {idle / 1e6:.0f} M instructions ({time.perf_counter() - started:.0f} s)")
-    loaded, moves = run_server(args.python, rooms_n, args.rate, seconds)
+    loaded, moves = run_server(args.python, rooms_n, args.rate, seconds, not args.whole)
     print(f"loaded server: {loaded / 1e6:.0f} M instructions, {moves:.0f} moves")
     print(f"{(loaded - idle) / max(1.0, moves) / 1e3:.0f} k instructions per move")
 
