@@ -116,7 +116,8 @@ class YourRoom(TypedDict, total=False):
 class ViewMessage(TypedDict, total=False):
     """A `view` frame: the room as this connection may see it (PROTOCOL.md, asyncapi.yaml;
     `view`, `legal` actions, `events` and `outcome` follow server/web/schemas/GAME.json).
-    Seat-number keys of `legal` and `views` are ints."""
+    Seat-number keys of `legal` and `views` are ints. The connection asks for view
+    patches and merges each into the view before, so `view` is always whole here."""
 
     t: str
     version: int

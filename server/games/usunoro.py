@@ -440,41 +440,55 @@ class Usunoro(Game):
         passed; the rest of the view (the scores, the race, the timing table) stays. A
         grab, a new round or a void sends whole views.
         """
-        if state["phase"] != PASSING or not all(e["type"] in _MARKING for e in events):
+        if state["phase"] != PASSING:
             return None
-        if not all(action.get("type") in _MARKING_MOVES for _, action in moves):
-            return None
+        exchanged = False
+        for event in events:  # loops, not all(...): this runs for nearly every move
+            kind = event["type"]
+            if kind not in _MARKING:
+                return None
+            exchanged = exchanged or kind == "exchange"
+        for _, action in moves:
+            if action.get("type") not in _MARKING_MOVES:
+                return None
         marks, options = state["marks"], state["options"]
         open_hands = options["open_hands"]
-        marked = [m is not None for m in marks]
-        deadline = self.deadline(state)
+        # What everyone sees (open hands only); each seat adds its own to a copy.
+        public_marks = [None] * SEATS
+        for s in open_hands:
+            public_marks[s] = marks[s]
         idle_ms = options["idle_void_ms"]
-        idle_deadline = state["active_at"] + idle_ms if idle_ms else None
-        # After an exchange every hand is new (copied once and shared, as in a view).
-        exchanged = any(e["type"] == "exchange" for e in events)
-        hands = [list(h) for h in state["hands"]] if exchanged else []
+        shared: View = {
+            "marked": [m is not None for m in marks],
+            "deadline": self.deadline(state),
+            "idle_deadline": state["active_at"] + idle_ms if idle_ms else None,
+        }
+        if exchanged:
+            # Every hand is new: copied once and shared by the patches, as in views.
+            hands = [list(h) for h in state["hands"]]
+            public_hands: list[list[str] | None] = [None] * SEATS
+            for s in open_hands:
+                public_hands[s] = hands[s]
+            mark_ms = options["mark_timeout_ms"]
+            shared["exchanges"] = state["exchanges"]
+            shared["hand_seq"] = state["hand_seq"]
+            shared["mark_deadline"] = state["hand_at"] + mark_ms if mark_ms else None
         patches: dict[int | None, View] = {}
         for seat in seats:
-            shown = [s == seat or s in open_hands for s in range(SEATS)]
-            patch: View = {
-                "marked": marked,
-                "marks": [m if see else None for m, see in zip(marks, shown, strict=True)],
-                "deadline": deadline,
-                "idle_deadline": idle_deadline,
-            }
-            own = seat is not None and 0 <= seat < SEATS
-            if own:
-                patch["mark"] = marks[seat]
+            patch = shared.copy()
+            if seat is None or not 0 <= seat < SEATS:
+                patch["marks"] = public_marks
+                if exchanged:
+                    patch["hands"] = public_hands
+                patches[seat] = patch
+                continue
+            patch["marks"] = seat_marks = public_marks.copy()
+            seat_marks[seat] = patch["mark"] = marks[seat]
             if exchanged:
-                patch["hands"] = [h if see else None for h, see in zip(hands, shown, strict=True)]
-                patch["exchanges"] = state["exchanges"]
-                patch["hand_seq"] = state["hand_seq"]
-                mark_ms = options["mark_timeout_ms"]
-                patch["mark_deadline"] = state["hand_at"] + mark_ms if mark_ms else None
-                if own:
-                    patch["hand"] = hands[seat]
-                    patch["last_sent"] = state["sent"][seat]
-                    patch["last_received"] = state["received"][seat]
+                patch["hands"] = seat_hands = public_hands.copy()
+                seat_hands[seat] = patch["hand"] = hands[seat]
+                patch["last_sent"] = state["sent"][seat]
+                patch["last_received"] = state["received"][seat]
             patches[seat] = patch
         return patches
 
