@@ -54,21 +54,19 @@ def messages(
     Every seat's view (or patch) is asked of the engine at once, so it may build what
     they show alike once.
     """
-    whole_kinds = set(held)
-    patches: dict[tuple[int, ...], dict[str, Any]] = {}
-    if patched and core.state is not None and core.view_moves is not None:
-        kinds = set(patched)
+    whole_kinds, patch_kinds = set(held), set(patched)
+    changes = None
+    if patch_kinds and core.state is not None and core.view_moves is not None:
         changes = core.game.view_patches(
-            core.state, [h[0] if h else None for h in kinds], core.view_moves, events
+            core.state, [h[0] if h else None for h in patch_kinds], core.view_moves, events
         )
-        if changes is None:
-            whole_kinds |= kinds
-        else:
-            patches = {
-                h: message_for(core, h, seats, room, events, changes, "patch") for h in kinds
-            }
+    patches: dict[tuple[int, ...], dict[str, Any]] = {}
+    if changes is None:
+        whole_kinds |= patch_kinds
     else:
-        whole_kinds.update(patched)
+        patches = {
+            h: message_for(core, h, seats, room, events, changes, "patch") for h in patch_kinds
+        }
     if not whole_kinds:
         return {}, patches
     wanted = sorted({s for h in whole_kinds for s in h})

@@ -4,11 +4,13 @@ exchange sent as patches, the hand it shows is the hand a whole view holds."""
 from __future__ import annotations
 
 import msgpack
+import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import Page
 from websockets.sync.client import connect
 
-from tests.browser.pages import host_room, start
+from tests.browser.conftest import screenshot
+from tests.browser.pages import DESKTOP, PHONE, host_room, page_width, start
 from tests.browser.test_usunoro_browser import hand_cards, pass_choice
 
 
@@ -39,8 +41,13 @@ def whole_view(server_url: str, code: str, token: str) -> dict:
                 return frame["view"]
 
 
-def test_the_hand_drawn_from_patches_is_the_hand_of_a_whole_view(new_page, server_url) -> None:
-    page = new_page()
+@pytest.mark.parametrize(
+    ("label", "size", "locale"), [("phone-en", PHONE, "en-US"), ("desktop-ja", DESKTOP, "ja-JP")]
+)
+def test_the_hand_drawn_from_patches_is_the_hand_of_a_whole_view(
+    new_page, server_url, label: str, size: dict[str, int], locale: str
+) -> None:
+    page = new_page(**size, locale=locale)
     views = received_views(page)
     code = host_room(page, server_url, "usunoro")
     start(page)
@@ -66,3 +73,5 @@ def test_the_hand_drawn_from_patches_is_the_hand_of_a_whole_view(new_page, serve
         if shown == hand_cards(page, 0):  # not redrawn meanwhile (a new round)
             break
     assert sorted(shown) == sorted(whole["hand"])
+    assert screenshot(page, f"usunoro-after-patches-{label}").stat().st_size > 0
+    assert page_width(page) <= size["width"], "the table fits the screen width"
