@@ -457,6 +457,7 @@ class Connection:
             if "patch" in frame:  # the changed fields of the view before (PROTOCOL.md)
                 assert self.view is not None  # a connection's first view is always whole
                 frame["view"] = {**self.view["view"], **frame.pop("patch")}
+                frame.setdefault("legal", self.view["legal"])  # left out: unchanged
             self.view = frame
             if self.on_view is not None:
                 self.on_view(frame)

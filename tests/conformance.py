@@ -144,11 +144,13 @@ def check_patches(
     game: Game,
     state: Any,
     before: dict[int | None, dict[str, Any]],
+    legal_before: dict[int, list[Any]],
     move: tuple[int, dict[str, Any]],
     events: list[Any],
 ) -> None:
     """Where the game gives view patches for a move, each patched view before the move
-    equals the view after it (so a patch shows no more than the view)."""
+    equals the view after it (so a patch shows no more than the view), and a seat whose
+    legal moves the game calls kept (`actions_kept`) has the same ones as before."""
     everyone = list(before)
     patches = game.view_patches(state, everyone, [move], events)
     if patches is None:
@@ -158,6 +160,9 @@ def check_patches(
         plain(patches[seat], f"patch of seat {seat}")
         patched = {**before[seat], **patches[seat]}
         assert patched == game.view(state, seat), f"patched view of seat {seat} is wrong"
+    for seat, legal in legal_before.items():
+        if game.actions_kept(state, seat, [move], events):
+            assert game.actions(state, seat) == legal, f"seat {seat}'s legal moves changed"
 
 
 def check_events(game: Game, events: list[Any], checks: bool) -> None:
@@ -195,6 +200,7 @@ def play(
             return log, codec.pack(game.dump(state))
         legal = seats_to_move(game, state, seats)
         views: dict[int | None, dict[str, Any]] = {}
+        legal_before = {s: game.actions(state, s) for s in range(seats)} if checks else {}
         if checks:
             for action in (a for acts in legal.values() for a in acts):
                 conforms(game, "action", action)
@@ -219,7 +225,7 @@ def play(
             plain(events, "events")
             check_events(game, events, checks)
             if checks:
-                check_patches(game, state, views, (seat, action), events)
+                check_patches(game, state, views, legal_before, (seat, action), events)
             log.append([seat, action, events])
         else:
             assert due is not None, "nobody can move, no timer runs, yet the match is not over"

@@ -102,9 +102,11 @@ export class RoomSocket {
     ws.binaryType = "arraybuffer";
     this.ws = ws;
     this.handlers.onStatus("connecting");
-    // The game view as of this socket's last view frame: a "patch" frame holds only the
-    // fields that changed since (PROTOCOL.md). A new socket starts with a whole view.
+    // The game view and legal moves as of this socket's last view frame: a "patch" frame
+    // holds only the fields that changed since, and no "legal" when those are unchanged
+    // (PROTOCOL.md). A new socket starts with a whole view.
     let lastView = null;
+    let lastLegal = {};
     ws.onopen = () => {
       this.retry = 0;
       ws.send(encode({ t: "hello", tokens: this.tokens, patches: true }));
@@ -124,8 +126,10 @@ export class RoomSocket {
         if ("patch" in frame) {
           frame.view = { ...lastView, ...frame.patch };
           delete frame.patch;
+          if (!("legal" in frame)) frame.legal = lastLegal;
         }
         lastView = frame.view;
+        lastLegal = frame.legal;
       }
       // The view a move caused carries its ack (no separate ack frame follows).
       if (frame.t === "view" && frame.ack) this.pending.delete(`${frame.ack.seat}:${frame.ack.seq}`);

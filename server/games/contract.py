@@ -214,6 +214,15 @@ class Game:
         """
         return None
 
+    def actions_kept(
+        self, state: Any, seat: int, moves: Sequence[tuple[int, Action]], events: Sequence[Event]
+    ) -> bool:
+        """True if `actions(state, seat)` is what it was before `moves` (asked only where
+        `view_patches` gave patches for them), so a patch message may leave out `seat`'s
+        legal moves. False (the default) means "send them"; never True when unsure.
+        """
+        return False
+
     def shuffle_unseen(self, state: Any, seat: int | None, rng: Any) -> Any:
         """A copy with every card `seat` cannot see re-dealt among the places it cannot see."""
         raise NotImplementedError

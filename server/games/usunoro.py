@@ -492,6 +492,26 @@ class Usunoro(Game):
             patches[seat] = patch
         return patches
 
+    def actions_kept(
+        self,
+        state: State,
+        seat: int,
+        moves: Sequence[tuple[int, Action]],
+        events: Sequence[Event],
+    ) -> bool:
+        """While passing, a seat's legal moves follow its own hand and mark: another
+        seat's mark or unmark leaves them as they were; an exchange (new hands, marks
+        cleared) or anything else does not."""
+        if state["phase"] != PASSING:
+            return False
+        for event in events:
+            if event["type"] == "exchange" or event["type"] not in _MARKING:
+                return False
+        for mover, action in moves:
+            if mover == seat or action.get("type") not in _MARKING_MOVES:
+                return False
+        return True
+
     def _public_view(self, state: State) -> tuple[View, list[list[str]]]:
         """What every seat's view shares: a template holding every field (the seat's
         own ones empty) and a copy of each hand, built once per publish.

@@ -8,7 +8,9 @@ the one a move of that attachment caused. Every message of one publish shares th
 
 A client that asked for patches, holds at most one seat and was sent the previous
 publish may get "patch" instead of "view": the fields of its view that changed, when
-the engine can say so (`Game.view_patches`). Nothing is compared here: working out a
+the engine can say so (`Game.view_patches`). Such a message leaves out "legal" when
+the engine says the seat's legal moves are the ones it was last sent
+(`Game.actions_kept`). Nothing is compared here: working out a
 change costs more than packing it, so only the engine, which knows what a move did,
 names it.
 """
@@ -113,7 +115,10 @@ def message_for(
         seat = held[0]
         message[field] = views[seat]
         if core.status == "playing":
-            message["legal"] = {seat: game.actions(state, seat)}
+            if field == "patch" and game.actions_kept(state, seat, core.view_moves, events):
+                del message["legal"]  # unchanged: the client keeps the last ones
+            else:
+                message["legal"] = {seat: game.actions(state, seat)}
             return message
     else:
         message[field] = views[held[0] if held else None]

@@ -39,7 +39,11 @@ class Seat:
         client does) for the next move."""
         self.sent += len(frames.encode_view(message))
         if "patch" in message and self.message is not None:
-            message = {**message, "view": {**self.message["view"], **message["patch"]}}
+            message = {
+                "legal": self.message["legal"],
+                **message,
+                "view": {**self.message["view"], **message["patch"]},
+            }
         self.message = message
 
 

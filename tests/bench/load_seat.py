@@ -86,6 +86,7 @@ class LoadSeat(asyncio.Protocol):
             if "patch" in frame:
                 assert message is not None  # a connection's first view is always whole
                 frame["view"] = {**message["view"], **frame.pop("patch")}
+                frame.setdefault("legal", message["legal"])
             message = frame
         if message is not None:
             self.raw_views = [message]

@@ -17,6 +17,7 @@ class Merging(Player):
         super().__init__(**kw)
         self.patches = 0
         self.whole = 0
+        self.kept = 0  # patch messages that left out the (unchanged) legal moves
 
     def listen(self, message: dict[str, Any]) -> None:
         if message["t"] == "view":
@@ -25,6 +26,9 @@ class Merging(Player):
                 self.patches += 1
                 before = self.last["view"]
                 message["view"] = {**before, **message.pop("patch")}
+                if "legal" not in message:
+                    self.kept += 1
+                    message["legal"] = self.last["legal"]
             else:
                 self.whole += 1
         super().listen(message)
@@ -62,6 +66,8 @@ async def test_merged_patches_are_the_whole_views_through_a_match(env: Env) -> N
         assert same_views(merging, whole) > 20
         assert merging.patches > 0, "no view went as a patch"
         assert merging.whole > 1, "exchanges and grabs must come whole"
+    # Another seat's mark leaves a seat's legal moves as they were: they are left out.
+    assert all(p.kept > 0 for p in players)
     assert all(m["t"] == "view" and "patch" not in m for m in twins[0].messages)
 
 
