@@ -457,7 +457,8 @@ class Connection:
             if "patch" in frame:  # the changed fields of the view before (PROTOCOL.md)
                 assert self.view is not None  # a connection's first view is always whole
                 frame["view"] = {**self.view["view"], **frame.pop("patch")}
-                frame.setdefault("legal", self.view["legal"])  # left out: unchanged
+                for kept in ("legal", "seats"):  # left out: unchanged
+                    frame.setdefault(kept, self.view[kept])
             self.view = frame
             if self.on_view is not None:
                 self.on_view(frame)

@@ -102,11 +102,10 @@ export class RoomSocket {
     ws.binaryType = "arraybuffer";
     this.ws = ws;
     this.handlers.onStatus("connecting");
-    // The game view and legal moves as of this socket's last view frame: a "patch" frame
-    // holds only the fields that changed since, and no "legal" when those are unchanged
-    // (PROTOCOL.md). A new socket starts with a whole view.
-    let lastView = null;
-    let lastLegal = {};
+    // The game view, legal moves and seats as of this socket's last view frame: a "patch"
+    // frame holds only the fields that changed since, and no "legal" or "seats" when those
+    // are unchanged (PROTOCOL.md). A new socket starts with a whole view.
+    let last = null;
     ws.onopen = () => {
       this.retry = 0;
       ws.send(encode({ t: "hello", tokens: this.tokens, patches: true }));
@@ -124,12 +123,12 @@ export class RoomSocket {
       }
       if (frame.t === "view") {
         if ("patch" in frame) {
-          frame.view = { ...lastView, ...frame.patch };
+          frame.view = { ...last.view, ...frame.patch };
           delete frame.patch;
-          if (!("legal" in frame)) frame.legal = lastLegal;
+          if (!("legal" in frame)) frame.legal = last.legal;
+          if (!("seats" in frame)) frame.seats = last.seats;
         }
-        lastView = frame.view;
-        lastLegal = frame.legal;
+        last = frame;
       }
       // The view a move caused carries its ack (no separate ack frame follows).
       if (frame.t === "view" && frame.ack) this.pending.delete(`${frame.ack.seat}:${frame.ack.seq}`);

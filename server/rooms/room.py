@@ -140,6 +140,7 @@ class Room:
         self._announce = False
         self._listing = False
         self._publishes = 0  # publishes sent (an attachment's `published` counts these)
+        self._seats: list[dict[str, Any]] = []  # the seats the last publish showed
         self._dead = False
         self._saved_blob = b""
         # The last chat messages, as the store keeps them; a reaction or message to send.
@@ -535,6 +536,12 @@ class Room:
         events, core.events = core.events, []
         now = self.clock.now()
         seats = self.presence.public_seats(core, self.attachments, now)
+        # Unchanged seats (the usual case) are the previous publish's very object: the
+        # encoder's packed copy stays good, and patch messages leave them out.
+        seats_kept = seats == self._seats
+        if seats_kept:
+            seats = self._seats
+        self._seats = seats
         room = view_messages.room_facts(self.code, core, now)
         # A patch is a change to the previous publish's view: only for those sent it.
         last, self._publishes = self._publishes, self._publishes + 1
@@ -542,7 +549,9 @@ class Room:
         takes = [a.patches and a.published == last for a in attachments]
         held = [a.seats for a, patch in zip(attachments, takes, strict=True) if not patch]
         patched = [a.seats for a, patch in zip(attachments, takes, strict=True) if patch]
-        whole, patches = view_messages.messages(core, held, patched, seats, room, events)
+        whole, patches = view_messages.messages(
+            core, held, patched, seats, room, events, seats_kept
+        )
         core.view_moves = []
         for att, patch in zip(attachments, takes, strict=True):
             ack = self._acks.get(att)

@@ -10,8 +10,9 @@ A client that asked for patches, holds at most one seat and was sent the previou
 publish may get "patch" instead of "view": the fields of its view that changed, when
 the engine can say so (`Game.view_patches`). Such a message leaves out "legal" when
 the engine says the seat's legal moves are the ones it was last sent
-(`Game.actions_kept`). Nothing is compared here: working out a
-change costs more than packing it, so only the engine, which knows what a move did,
+(`Game.actions_kept`), and "seats" when they equal the previous publish's (the room
+compares those: four small maps). The view itself is not compared here: working out
+a change costs more than packing it, so only the engine, which knows what a move did,
 names it.
 """
 
@@ -47,11 +48,13 @@ def messages(
     seats: list[dict[str, Any]],
     room: dict[str, Any],
     events: list[dict[str, Any]],
+    seats_kept: bool = False,
 ) -> tuple[dict[tuple[int, ...], dict[str, Any]], dict[tuple[int, ...], dict[str, Any]]]:
     """(whole, patch): the message for each set of held seats in `held` (() for a
     spectator) with the whole view, and for each in `patched` (none of two seats) with
     a patch when the engine gives patches; the sets of `patched` without one are in
-    `whole` then.
+    `whole` then. `seats_kept`: `seats` equals the previous publish's, so patch
+    messages leave it out.
 
     Every seat's view (or patch) is asked of the engine at once, so it may build what
     they show alike once.
@@ -67,7 +70,8 @@ def messages(
         whole_kinds |= patch_kinds
     else:
         patches = {
-            h: message_for(core, h, seats, room, events, changes, "patch") for h in patch_kinds
+            h: message_for(core, h, None if seats_kept else seats, room, events, changes, "patch")
+            for h in patch_kinds
         }
     if not whole_kinds:
         return {}, patches
@@ -82,7 +86,7 @@ def messages(
 def message_for(
     core: RoomCore,
     held: tuple[int, ...],
-    seats: list[dict[str, Any]],
+    seats: list[dict[str, Any]] | None,
     room: dict[str, Any],
     events: list[dict[str, Any]],
     views: dict[int | None, dict[str, Any]],
@@ -95,7 +99,7 @@ def message_for(
     seats "views" maps each held seat to its view. "legal" maps each held seat the
     client may move for to its legal actions; "seqs" each held seat's last accepted
     move number (a fresh client continues from it). "outcome" appears once the match
-    ends.
+    ends. With `seats` None (a patch, seats unchanged) the message has no "seats".
     """
     game, state, seqs = core.game, core.state, core.seqs
     message: dict[str, Any] = {
@@ -109,6 +113,8 @@ def message_for(
         "seqs": {s: seqs[s][0] for s in held if s in seqs},
         "events": events,
     }
+    if seats is None:
+        del message["seats"]
     if state is None:
         return message
     if len(held) == 1:  # nearly every client: no comprehension to run

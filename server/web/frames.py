@@ -167,7 +167,8 @@ def encode(frame: dict[str, Any]) -> bytes:
     return codec.pack(frame)
 
 
-# View fields every connection of a room gets alike from one publish (the same objects).
+# View fields every connection of a room gets alike from one publish (the same objects);
+# a patch message may leave `seats` out (unchanged since the frame before).
 SHARED_VIEW_FIELDS = ("room", "seats", "events")
 
 
@@ -176,7 +177,7 @@ class ViewEncoder:
 
     A room delivers one publish's messages to its connections one after another, all
     holding the very same room, seats and events objects, which nothing changes after
-    delivery. The packed entries of the last such trio are kept (with the objects, so
+    delivery. The packed entries of the last such set are kept (with the objects, so
     their identities stay unique) and spliced into each message's frame.
     """
 
@@ -188,19 +189,22 @@ class ViewEncoder:
         """The frame of one server message; equal to `encode(message)` once unpacked."""
         if message.get("t") != "view" or len(message) > codec.FIXMAP_MAX:
             return codec.pack(message)
-        try:
-            parts = (message["room"], message["seats"], message["events"])
-        except KeyError:  # not a room's view message: nothing shared to splice
+        room, seats, events = (message.get(name) for name in SHARED_VIEW_FIELDS)
+        if room is None or events is None:  # not a room's view message: nothing to splice
             return codec.pack(message)
+        parts = (room, seats, events)
         cached = self._parts
-        if not (
-            cached and cached[0] is parts[0] and cached[1] is parts[1] and cached[2] is parts[2]
-        ):
+        if not (cached and cached[0] is room and cached[1] is seats and cached[2] is events):
             self._parts = parts
-            self._packed = codec.pack_entries(dict(zip(SHARED_VIEW_FIELDS, parts, strict=True)))
+            shared = {"room": room, "seats": seats, "events": events}
+            if seats is None:
+                del shared["seats"]
+            self._packed = codec.pack_entries(shared)
         own = dict(message)
-        del own["room"], own["seats"], own["events"]
-        return codec.pack_map(own, self._packed, len(SHARED_VIEW_FIELDS))
+        del own["room"], own["events"]
+        if seats is not None:
+            del own["seats"]
+        return codec.pack_map(own, self._packed, 3 if seats is not None else 2)
 
 
 encode_view = ViewEncoder().encode

@@ -41,6 +41,7 @@ class Seat:
         if "patch" in message and self.message is not None:
             message = {
                 "legal": self.message["legal"],
+                "seats": self.message["seats"],
                 **message,
                 "view": {**self.message["view"], **message["patch"]},
             }

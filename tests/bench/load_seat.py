@@ -87,6 +87,7 @@ class LoadSeat(asyncio.Protocol):
                 assert message is not None  # a connection's first view is always whole
                 frame["view"] = {**message["view"], **frame.pop("patch")}
                 frame.setdefault("legal", message["legal"])
+                frame.setdefault("seats", message["seats"])
             message = frame
         if message is not None:
             self.raw_views = [message]

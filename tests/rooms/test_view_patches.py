@@ -18,6 +18,7 @@ class Merging(Player):
         self.patches = 0
         self.whole = 0
         self.kept = 0  # patch messages that left out the (unchanged) legal moves
+        self.seats_kept = 0  # and those that left out the (unchanged) seats
 
     def listen(self, message: dict[str, Any]) -> None:
         if message["t"] == "view":
@@ -29,6 +30,9 @@ class Merging(Player):
                 if "legal" not in message:
                     self.kept += 1
                     message["legal"] = self.last["legal"]
+                if "seats" not in message:
+                    self.seats_kept += 1
+                    message["seats"] = self.last["seats"]
             else:
                 self.whole += 1
         super().listen(message)
@@ -50,6 +54,7 @@ def same_views(merging: Player, whole: Player) -> int:
         assert got["version"] == want["version"]
         assert got["view"] == want["view"], got["version"]
         assert got["legal"] == want["legal"]
+        assert got["seats"] == want["seats"]
     return count
 
 
@@ -68,6 +73,7 @@ async def test_merged_patches_are_the_whole_views_through_a_match(env: Env) -> N
         assert merging.whole > 1, "exchanges and grabs must come whole"
     # Another seat's mark leaves a seat's legal moves as they were: they are left out.
     assert all(p.kept > 0 for p in players)
+    assert all(m.seats_kept > 0 for m in [*players, watching])
     assert all(m["t"] == "view" and "patch" not in m for m in twins[0].messages)
 
 
@@ -89,3 +95,20 @@ async def test_two_seats_on_one_connection_always_get_whole_views(env: Env) -> N
     await env.manager.start_match(code, tokens[0])
     await env.run(2_000)
     assert both.patches == 0 and both.whole > 3
+
+
+async def test_seats_that_change_come_with_the_patch(env: Env) -> None:
+    code, tokens = await env.usunoro(humans=2, seed=5)
+    host = await join(env, code, [tokens[0]], Merging(grabs=True), True)
+    twin = await join(env, code, [tokens[0]], Player(plays=False), False)
+    other = await join(env, code, [tokens[1]], Merging(plays=False), True)
+    await env.manager.start_match(code, tokens[0])
+    await env.run(300)
+    assert host.seats_kept > 0, "seats nobody changed are left out"
+    kept, patches = host.seats_kept, host.patches
+    assert other.att is not None
+    other.att.visible(False)  # seat 1 is away: its away_ms changes in every publish
+    await env.run(300)
+    assert host.patches > patches and host.seats_kept == kept
+    assert host.last["seats"][1]["presence"] == "away"
+    assert same_views(host, twin) > 3
