@@ -167,18 +167,20 @@ def encode(frame: dict[str, Any]) -> bytes:
     return codec.pack(frame)
 
 
-# View fields every connection of a room gets alike from one publish (the same objects);
-# a patch message may leave `seats` out (unchanged since the frame before).
-SHARED_VIEW_FIELDS = ("room", "seats", "events")
-
-
 class ViewEncoder:
     """Packs view frames; the fields shared by one publish are packed once and spliced.
 
     A room delivers one publish's messages to its connections one after another, all
     holding the very same room, seats and events objects, which nothing changes after
-    delivery. The packed entries of the last such set are kept (with the objects, so
-    their identities stay unique) and spliced into each message's frame.
+    delivery (a patch message may have no seats: unchanged). The packed entries of the
+    last such set are kept (with the objects, so their identities stay unique) and
+    spliced into each message's frame.
+
+    >>> encoder, room, seats = ViewEncoder(), {"code": "AB"}, [{"name": "a"}]
+    >>> whole = {"t": "view", "room": room, "seats": seats, "events": [], "view": {}}
+    >>> patch = {"t": "view", "room": room, "events": whole["events"], "patch": {"x": 1}}
+    >>> [codec.unpack(encoder.encode(m)) == m for m in (whole, patch, whole)]
+    [True, True, True]
     """
 
     def __init__(self) -> None:
@@ -189,22 +191,18 @@ class ViewEncoder:
         """The frame of one server message; equal to `encode(message)` once unpacked."""
         if message.get("t") != "view" or len(message) > codec.FIXMAP_MAX:
             return codec.pack(message)
-        room, seats, events = (message.get(name) for name in SHARED_VIEW_FIELDS)
+        own = dict(message)
+        room, seats, events = own.pop("room", None), own.pop("seats", None), own.pop("events", None)
         if room is None or events is None:  # not a room's view message: nothing to splice
             return codec.pack(message)
-        parts = (room, seats, events)
         cached = self._parts
         if not (cached and cached[0] is room and cached[1] is seats and cached[2] is events):
-            self._parts = parts
-            shared = {"room": room, "seats": seats, "events": events}
-            if seats is None:
-                del shared["seats"]
+            self._parts = (room, seats, events)
+            shared = {"room": room, "events": events}
+            if seats is not None:
+                shared["seats"] = seats
             self._packed = codec.pack_entries(shared)
-        own = dict(message)
-        del own["room"], own["events"]
-        if seats is not None:
-            del own["seats"]
-        return codec.pack_map(own, self._packed, 3 if seats is not None else 2)
+        return codec.pack_map(own, self._packed, 2 if seats is None else 3)
 
 
 encode_view = ViewEncoder().encode
