@@ -18,13 +18,16 @@ Item = TypeVar("Item")
 class Inbox(Generic[Item]):
     """FIFO of inputs for one reader; `join()` waits until every item is `done()`."""
 
-    __slots__ = ("_items", "_getter", "_unfinished", "_joiners")
+    __slots__ = ("_items", "_getter", "_unfinished", "_joiners", "_loop")
 
     def __init__(self) -> None:
         self._items: deque[Item] = deque()
         self._getter: asyncio.Future[None] | None = None
         self._unfinished = 0
         self._joiners: list[asyncio.Future[None]] = []
+        # The reader's loop, kept: `asyncio.get_running_loop()` makes a getpid system
+        # call in Python 3.11, and the reader sleeps here after nearly every input.
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def put(self, item: Item) -> None:
         """Add `item`; wakes the reader if it sleeps."""
@@ -40,7 +43,10 @@ class Inbox(Generic[Item]):
         """The oldest item, once there is one (one reader at a time)."""
         items = self._items
         while not items:
-            getter = self._getter = asyncio.get_running_loop().create_future()
+            loop = self._loop
+            if loop is None or not loop.is_running():
+                loop = self._loop = asyncio.get_running_loop()
+            getter = self._getter = loop.create_future()
             try:
                 await getter
             finally:

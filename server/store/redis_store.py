@@ -170,6 +170,9 @@ class RedisStore(Store):
         self._batch: list[_Pending] = []
         self._busy = False  # a batch is being sent or is scheduled to be
         self._idle: asyncio.Future[None] | None = None  # aclose waits on it
+        # The loop saves run on, kept: asking asyncio for it makes a getpid system call
+        # in Python 3.11 (0.28 µs here against 0.04 for `is_running`), once per save.
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _key(self, kind: str, code: str) -> str:
         return f"{self.prefix}{kind}:{code}"
@@ -210,7 +213,9 @@ class RedisStore(Store):
         """As `Store.save`, group-committed: the future is done once the batch this save
         joined has its reply. No task per save: a callback sends the batch, and each
         reply sends the saves that came meanwhile."""
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        if loop is None or not loop.is_running():  # the first save, or a new loop (tests)
+            loop = self._loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         self._batch.append((code, version, blob, [codec.pack(e) for e in log or ()], future))
         if not self._busy:
