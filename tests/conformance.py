@@ -187,6 +187,7 @@ def play(
             plain(data, "dump")
             state = game.load(codec.unpack(codec.pack(data)))
             assert codec.pack(game.dump(state)) == codec.pack(data), "dump(load(d)) != d"
+            assert codec.pack(game.packable(state)) == codec.pack(data), "packable != dump"
         result = game.outcome(state)
         if result is not None:
             plain(result, "outcome")

@@ -235,6 +235,12 @@ class Game:
         """The state `dump` produced; behaves exactly like the original."""
         raise NotImplementedError
 
+    def packable(self, state: Any) -> Any:
+        """What `dump` gives, for packing at once: it may share parts with the state
+        (an engine whose state is plain data already returns the state itself), so it
+        must be packed before the state changes. Packs to the same bytes as `dump`."""
+        return self.dump(state)
+
     def outcome(self, state: Any) -> dict[str, Any] | None:
         """Standings once the match is over, else None.
 

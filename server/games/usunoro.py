@@ -631,6 +631,10 @@ class Usunoro(Game):
         """The state a dump came from."""
         return self.dump(data)
 
+    def packable(self, state: State) -> State:
+        """The state itself: plain data already (a save packs it at once)."""
+        return state
+
     def copy(self, state: State) -> State:
         """An independent copy (cheap: a few short lists)."""
         return self.dump(state)

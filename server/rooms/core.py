@@ -365,15 +365,19 @@ class RoomCore:
         return Pending(decision.action, t + max(0, int(decision.delay_ms)), legal)
 
     # -- persistence ------------------------------------------------------------------
-    def dump(self, wall: float) -> dict[str, Any]:
-        """The whole room as plain data (game time banked up to `wall`)."""
+    def dump(self, wall: float, *, packing: bool = False) -> dict[str, Any]:
+        """The whole room as plain data (game time banked up to `wall`). `packing`: it
+        is packed at once, so the game's state may be shared (`Game.packable`)."""
+        state = self.state
+        if state is not None:
+            state = self.game.packable(state) if packing else self.game.dump(state)
         return {
             "version": self.version,
             "settings": self.settings.dump(),
             "seats": [s.dump() for s in self.seats],
             "status": self.status,
             "match": self.match,
-            "state": None if self.state is None else self.game.dump(self.state),
+            "state": state,
             "paused": self.paused,
             "game_ms": self.now(wall),
             "cpu": [[s, p.action, p.due] for s, p in sorted(self.pending.items())],

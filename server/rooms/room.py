@@ -172,7 +172,7 @@ class Room:
 
     def blob(self) -> bytes:
         """The room as the store keeps it."""
-        return codec.pack(self.core.dump(self.clock.now()))
+        return codec.pack(self.core.dump(self.clock.now(), packing=True))
 
     def summary(self) -> dict[str, Any]:
         """Public facts about the room (see `summary_of`), plus the code."""
