@@ -8,11 +8,13 @@ redis-server) under valgrind's callgrind twice, alike but for `--seconds` at the
 once idle (keepalive pings, timers), once with moves at `--rate`/s to random seats of
 `--rooms` Usunoro rooms of four connections, as bench_load makes them. It prints the
 difference in the server's user-space instructions per move acknowledged (the kernel's
-socket work is not counted). Repeated runs agree within about ±3 %; compare two commits
-by a couple of runs each. The server runs some 50 times slower under valgrind, so keep
-the rate low: at 15 moves/s nearly every move still finds the server idle, as at
-1,000/s outside valgrind. A run takes about 2.5 minutes. Needs valgrind (`apt-get
-install valgrind`). Everything binds 127.0.0.1 and each server stops by itself.
+socket work is not counted). Repeated runs agree within about ±3 %, but now and then
+one reads far off (543 k and 711 k for one commit on 2026-12-02); compare two commits
+by a couple of runs each and distrust a lone outlier. The server runs some 50 times
+slower under valgrind, so keep the rate low: at 15 moves/s nearly every move still
+finds the server idle, as at 1,000/s outside valgrind. A run takes about 2.5 minutes.
+Needs valgrind (`apt-get install valgrind`). Everything binds 127.0.0.1 and each server
+stops by itself.
 """
 
 from __future__ import annotations
