@@ -7,13 +7,15 @@ bench_load's and isolates what the room and the frame encoder cost. Rooms of fou
 seats, each seat its own attachment whose listener packs its frames as the websocket
 outbox does; moves go round-robin over the rooms, each the seat's bench_load move.
 The attachments take view patches, as the browser's do (`--whole`: whole views only).
-Prints process CPU microseconds per move (best of `--repeat` passes).
+The collector is set as the server sets it (frozen start-up, its thresholds). Prints
+process CPU microseconds per move (best of `--repeat` passes).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import random
 import time
 from typing import Any
@@ -22,6 +24,7 @@ from server.rooms.clock import VirtualClock
 from server.rooms.manager import Attachment, RoomManager
 from server.store.memory_store import MemoryStore
 from server.web import frames
+from server.web.app import GC_THRESHOLDS
 from tests.bench.bench_load import next_move
 
 
@@ -89,6 +92,11 @@ async def main(rooms_n: int, moves: int, repeat: int, patches: bool) -> None:
     random.seed(1)
     manager = RoomManager(MemoryStore(), VirtualClock(), instance_id="bench")
     await manager.start()
+    # The server's collector settings (server/web/app.py): with Python's defaults, full
+    # collections walking every room would be half of what a move misses in the cache.
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
     rooms = [await open_room(manager, i, patches) for i in range(rooms_n)]
     await play(rooms, moves // 4)
     best = None
