@@ -41,7 +41,7 @@ export const STRINGS = {
 const CONFIRM_KEY = "zashiki.usunoro.confirmGrab";
 const IDLE_WARNING_MS = 30_000; // the idle void is shown once it is this close
 
-/** Four cards of one rank (server/games/usunoro.py is_matching). */
+/** Four cards of one rank (server/games/usunoro/rules.py is_matching). */
 function matching(hand) {
   return Boolean(hand) && hand.length === 4 && new Set(hand.map((c) => c.slice(1))).size === 1;
 }

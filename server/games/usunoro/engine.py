@@ -1,4 +1,4 @@
-"""Usunoro: four seats pass one card each at once, then race for three tokens.
+"""Usunoro rules engine: moves, rule timers, storage and results.
 
 The rules are RULINGS.md section 1 (spec items 1-17, rulings U1-U12). A round runs
 PASSING -> RACE -> DONE, or ends early: DONE by an early grab, or VOID (100 exchanges,
@@ -9,9 +9,6 @@ Moves: {"type": "mark", "card": "S1"}, {"type": "unmark"}, {"type": "grab"},
 {"type": "next"}. Events are public facts the room uses to schedule CPU players:
 "hand_shown" after every deal and exchange starts first-grab clocks, "first_grab" starts
 follow-up clocks. A new match (`new`) shows its first hand at game time 0.
-
-The state is one plain dict; cards are their text form ("S1"). `TIMING` is the public CPU
-reaction table (per difficulty, from the rules text) the CPU policy reads too.
 """
 
 from __future__ import annotations
@@ -22,54 +19,22 @@ from typing import Any
 from server.games import cards
 from server.games.contract import Action, Event, Game, IllegalAction, Option, View
 from server.games.rng import Rng
-
-SEATS = 4
-RANKS = 4
-TOKENS = SEATS - 1
-EXCHANGE_CAP = 100
-RACE_VOID_MS = 8000
-PENALTY_LIMIT = {"standard": 4, "short": 1}
-PASSING, RACE, DONE, VOID = "passing", "race", "done", "void"
-# Moves, and the events they cause, that views follow as patches (see `view_patches`).
-_MARKING_MOVES = frozenset({"mark", "unmark"})
-_MARKING = frozenset({"marked", "unmarked", "exchange", "hand_shown"})
-
-# CPU reaction windows in ms, both ends included (spec item 15, uniform per U10).
-TIMING: dict[str, dict[str, list[int]]] = {
-    "easy": {"first_grab": [650, 1050], "follow_up": [550, 1000]},
-    "normal": {"first_grab": [590, 990], "follow_up": [490, 940]},
-    "hard": {"first_grab": [540, 940], "follow_up": [440, 880]},
-}
-
-State = dict[str, Any]
-# TIMING as nested tuples, so every view can build its own copy cheaply.
-_TIMING_ITEMS = tuple((d, tuple((k, tuple(w)) for k, w in t.items())) for d, t in TIMING.items())
-
-
-def is_matching(hand: list[str]) -> bool:
-    """Four cards of one rank (spec item 5).
-
-    >>> is_matching(["S2", "H2", "C2", "D2"]), is_matching(["S1", "S2", "S3", "S4"])
-    (True, False)
-    """
-    return len(hand) == SEATS and len({cards.rank(c) for c in hand}) == 1
-
-
-def suggested_pass(hand: list[str], rng: Any) -> str:
-    """The CPU passing rule (spec item 14): keep the rank held most, pass another card.
-
-    Tied plans (which rank to keep, which other card to give) are chosen at random with
-    `rng` (anything with `randrange`). A matching hand has no other card, so any goes.
-
-    >>> suggested_pass(["S3", "H3", "C3", "D1"], Rng(1))
-    'D1'
-    """
-    counts = cards.ranks_held(hand)
-    most = max(counts.values())
-    keep_ranks = sorted(r for r, n in counts.items() if n == most)
-    keep = keep_ranks[rng.randrange(len(keep_ranks))]
-    others = [c for c in hand if cards.rank(c) != keep] or list(hand)
-    return others[rng.randrange(len(others))]
+from server.games.usunoro import rules, views
+from server.games.usunoro.rules import (
+    DONE,
+    EXCHANGE_CAP,
+    PASSING,
+    PENALTY_LIMIT,
+    RACE,
+    RACE_VOID_MS,
+    RANKS,
+    SEATS,
+    TOKENS,
+    VOID,
+    State,
+    is_matching,
+    suggested_pass,
+)
 
 
 def _seat_list(value: Any) -> list[int]:
@@ -359,22 +324,9 @@ class Usunoro(Game):
         return timers
 
     def deadline(self, state: State) -> int | None:
-        """The 8 s race void (U6), the marking timeout (U2) or the idle void (U7).
-
-        The earliest of `_timers`, worked out without building them: every view of
-        every move asks for it.
-        """
-        phase = state["phase"]
-        if phase == RACE:
-            return state["void_at"]
-        if phase != PASSING:
-            return None
-        options = state["options"]
-        mark_ms, idle_ms = options["mark_timeout_ms"], options["idle_void_ms"]
-        due = state["hand_at"] + mark_ms if mark_ms else None
-        if idle_ms and (due is None or state["active_at"] + idle_ms < due):
-            due = state["active_at"] + idle_ms
-        return due
+        """The 8 s race void (U6), the marking timeout (U2) or the idle void (U7) (see
+        `rules.deadline`)."""
+        return rules.deadline(state)
 
     def expire(self, state: State, now: int) -> list[Event]:
         """Fire every timer due at `now`, earliest first (a void wins a tie)."""
@@ -406,25 +358,16 @@ class Usunoro(Game):
         return list(state["tie_order"])
 
     def visible_hands(self, state: State, seat: int | None) -> list[bool]:
-        """Which seats' hands (and marks) `seat` sees: its own, open hands, all at round end."""
-        if state["phase"] in (DONE, VOID):
-            return [True] * SEATS
-        open_hands = state["options"]["open_hands"]
-        return [s == seat or s in open_hands for s in range(SEATS)]
+        """Which seats' hands (and marks) `seat` sees (see `views.visible_hands`)."""
+        return views.visible_hands(state, seat)
 
     def view(self, state: State, seat: int | None) -> View:
-        """Per "Hidden information": own cards and mark, public table, open hands.
-
-        Rule timers a player sees as countdowns (U13), in game ms: `mark_deadline` (the
-        marking timeout, U2), `idle_deadline` (the idle void, U7) and `void_at` (the race
-        void, U6); None while not running.
-        """
-        return self._seat_view(state, seat, self._public_view(state))
+        """Everything `seat` may know (see `views.view`)."""
+        return views.view(state, seat)
 
     def views(self, state: State, seats: Sequence[int | None]) -> dict[int | None, View]:
-        """Every seat's `view`, the public table built once and shared by them all."""
-        public = self._public_view(state)
-        return {seat: self._seat_view(state, seat, public) for seat in seats}
+        """Every seat's `view`, sharing what they show alike (see `views.views`)."""
+        return views.views(state, seats)
 
     def view_patches(
         self,
@@ -433,64 +376,8 @@ class Usunoro(Game):
         moves: Sequence[tuple[int, Action]],
         events: Sequence[Event],
     ) -> dict[int | None, View] | None:
-        """Patches after marks and unmarks, and the exchanges they run: nearly every
-        move of a round.
-
-        Those change the marks and the timers, and an exchange the hands and what was
-        passed; the rest of the view (the scores, the race, the timing table) stays. A
-        grab, a new round or a void sends whole views.
-        """
-        if state["phase"] != PASSING:
-            return None
-        exchanged = False
-        for event in events:  # loops, not all(...): this runs for nearly every move
-            kind = event["type"]
-            if kind not in _MARKING:
-                return None
-            exchanged = exchanged or kind == "exchange"
-        for _, action in moves:
-            if action.get("type") not in _MARKING_MOVES:
-                return None
-        marks, options = state["marks"], state["options"]
-        open_hands = options["open_hands"]
-        # What everyone sees (open hands only); each seat adds its own to a copy.
-        public_marks = [None] * SEATS
-        for s in open_hands:
-            public_marks[s] = marks[s]
-        idle_ms = options["idle_void_ms"]
-        shared: View = {
-            "marked": [m is not None for m in marks],
-            "deadline": self.deadline(state),
-            "idle_deadline": state["active_at"] + idle_ms if idle_ms else None,
-        }
-        if exchanged:
-            # Every hand is new: copied once and shared by the patches, as in views.
-            hands = [list(h) for h in state["hands"]]
-            public_hands: list[list[str] | None] = [None] * SEATS
-            for s in open_hands:
-                public_hands[s] = hands[s]
-            mark_ms = options["mark_timeout_ms"]
-            shared["exchanges"] = state["exchanges"]
-            shared["hand_seq"] = state["hand_seq"]
-            shared["mark_deadline"] = state["hand_at"] + mark_ms if mark_ms else None
-        patches: dict[int | None, View] = {}
-        for seat in seats:
-            patch = shared.copy()
-            if seat is None or not 0 <= seat < SEATS:
-                patch["marks"] = public_marks
-                if exchanged:
-                    patch["hands"] = public_hands
-                patches[seat] = patch
-                continue
-            patch["marks"] = seat_marks = public_marks.copy()
-            seat_marks[seat] = patch["mark"] = marks[seat]
-            if exchanged:
-                patch["hands"] = seat_hands = public_hands.copy()
-                seat_hands[seat] = patch["hand"] = hands[seat]
-                patch["last_sent"] = state["sent"][seat]
-                patch["last_received"] = state["received"][seat]
-            patches[seat] = patch
-        return patches
+        """Patches after marks, unmarks and exchanges (see `views.view_patches`)."""
+        return views.view_patches(state, seats, moves, events)
 
     def actions_kept(
         self,
@@ -499,92 +386,8 @@ class Usunoro(Game):
         moves: Sequence[tuple[int, Action]],
         events: Sequence[Event],
     ) -> bool:
-        """While passing, a seat's legal moves follow its own hand and mark: another
-        seat's mark or unmark leaves them as they were; an exchange (new hands, marks
-        cleared) or anything else does not."""
-        if state["phase"] != PASSING:
-            return False
-        for event in events:
-            if event["type"] == "exchange" or event["type"] not in _MARKING:
-                return False
-        for mover, action in moves:
-            if mover == seat or action.get("type") not in _MARKING_MOVES:
-                return False
-        return True
-
-    def _public_view(self, state: State) -> tuple[View, list[list[str]]]:
-        """What every seat's view shares: a template holding every field (the seat's
-        own ones empty) and a copy of each hand, built once per publish.
-
-        Views are built for every move, so `visible_hands` and `_match_over` are inlined
-        here, and the seats' views share these copies (nothing changes a sent view).
-        """
-        options = state["options"]
-        limit = PENALTY_LIMIT[options["length"]]
-        penalties = state["penalties"]
-        mark_deadline = idle_deadline = None
-        if state["phase"] == PASSING:
-            if options["mark_timeout_ms"]:
-                mark_deadline = state["hand_at"] + options["mark_timeout_ms"]
-            if options["idle_void_ms"]:
-                idle_deadline = state["active_at"] + options["idle_void_ms"]
-        template = {
-            "seat": None,
-            "round": state["round"],
-            "phase": state["phase"],
-            "direction": options["direction"],
-            "length": options["length"],
-            "hand": None,
-            "mark": None,
-            "last_sent": None,
-            "last_received": None,
-            "hands": None,
-            "marks": None,
-            "marked": [m is not None for m in state["marks"]],
-            "open_hands": list(options["open_hands"]),
-            "tokens_left": TOKENS - len(state["taken"]),
-            "taken": list(state["taken"]),
-            "penalties": list(penalties),
-            "penalty_limit": limit,
-            "exchanges": state["exchanges"],
-            "exchange_cap": EXCHANGE_CAP,
-            "hand_seq": state["hand_seq"],
-            "tie_order": list(state["tie_order"]),
-            "void_at": state["void_at"],
-            "deadline": self.deadline(state),
-            "mark_deadline": mark_deadline,
-            "idle_deadline": idle_deadline,
-            "result": dict(state["result"]) if state["result"] else None,
-            "match_over": max(penalties) >= limit,
-            "timing": {d: {k: [*w] for k, w in t} for d, t in _TIMING_ITEMS},
-        }
-        return template, [list(h) for h in state["hands"]]
-
-    def _seat_view(
-        self, state: State, seat: int | None, public: tuple[View, list[list[str]]]
-    ) -> View:
-        """`seat`'s view: its own cards and mark, the hands it sees, and `public`."""
-        template, hands = public
-        marks = state["marks"]
-        view = template.copy()
-        if state["phase"] in (DONE, VOID):
-            view["hands"] = hands
-            view["marks"] = list(marks)
-        else:
-            open_hands = state["options"]["open_hands"]
-            view["hands"] = [
-                h if s == seat or s in open_hands else None for s, h in enumerate(hands)
-            ]
-            view["marks"] = [
-                m if s == seat or s in open_hands else None for s, m in enumerate(marks)
-            ]
-        if seat is not None and 0 <= seat < SEATS:
-            view["seat"] = seat
-            view["hand"] = hands[seat]
-            view["mark"] = marks[seat]
-            view["last_sent"] = state["sent"][seat]
-            view["last_received"] = state["received"][seat]
-        return view
+        """True after another seat's mark or unmark (see `views.actions_kept`)."""
+        return views.actions_kept(state, seat, moves, events)
 
     def shuffle_unseen(self, state: State, seat: int | None, rng: Any) -> State:
         """Re-deal hidden hands among themselves; marks re-drawn; engine rng replaced.
@@ -659,6 +462,3 @@ class Usunoro(Game):
             for s in range(SEATS)
         ]
         return {"places": places, "loser": loser, "penalties": list(penalties)}
-
-
-GAME = Usunoro()
