@@ -22,7 +22,7 @@ from server.bots.contract import Policy, Situation
 from server.games.contract import Action, Event, Game, IllegalAction
 from server.games.rng import Rng
 from server.rooms.errors import RoomError
-from server.rooms.seats import Seat
+from server.rooms.seats import Seat, Watched
 from server.rooms.talk import TalkRules
 
 # The matches a room's move log keeps (the one being played included); a new match beyond
@@ -63,7 +63,7 @@ MAX_SEQ_STEP = 1 << 20
 
 
 @dataclass
-class RoomSettings:
+class RoomSettings(Watched):
     """What the host chose; fixed for the room's life (but for `host`, which passes to
     another human when the host leaves)."""
 
@@ -368,13 +368,20 @@ class RoomCore:
     def dump(self, wall: float, *, packing: bool = False) -> dict[str, Any]:
         """The whole room as plain data (game time banked up to `wall`). `packing`: it
         is packed at once, so the game's state may be shared (`Game.packable`)."""
+        return {**self.dump_fixed(), **self.dump_moving(wall, packing=packing)}
+
+    def dump_fixed(self) -> dict[str, Any]:
+        """The part of `dump` read from the settings and seats alone: it changes only
+        when one of them does (`Watched`), so a save may keep it packed."""
+        return {"settings": self.settings.dump(), "seats": [s.dump() for s in self.seats]}
+
+    def dump_moving(self, wall: float, *, packing: bool = False) -> dict[str, Any]:
+        """The rest of `dump`: what a move or a timer may change."""
         state = self.state
         if state is not None:
             state = self.game.packable(state) if packing else self.game.dump(state)
         return {
             "version": self.version,
-            "settings": self.settings.dump(),
-            "seats": [s.dump() for s in self.seats],
             "status": self.status,
             "match": self.match,
             "state": state,

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from server.rooms.core import RoomCore
+from server.rooms.seats import Watched
 
 GATE_CAP_MS = 1500.0
 
@@ -36,6 +37,9 @@ class Presence:
         self.gate_version: int | None = None
         self.gate_since = 0.0
         self.could_run = False
+        # The last `public_seats` and what it was worked out from (None: not to be kept).
+        self._public: list[dict[str, Any]] = []
+        self._public_from: tuple[Any, ...] | None = None
 
     def all_away(self, core: RoomCore, now: float) -> None:
         """Every human seat away from `now` (a new or freshly loaded room)."""
@@ -112,7 +116,15 @@ class Presence:
     def public_seats(
         self, core: RoomCore, clients: Sequence[Client], now: float
     ) -> list[dict[str, Any]]:
-        """Every seat as all views show it: name, host mark, presence (see `Seat.public`)."""
+        """Every seat as all views show it: name, host mark, presence (see `Seat.public`).
+
+        The very list of the last call while nothing it shows can have changed: the
+        seats and settings (`Watched`), the status, the clients; and no human away (an
+        away seat shows for how long).
+        """
+        made_from = (Watched.changes, core.status, [(c.seats, c.is_visible) for c in clients])
+        if made_from == self._public_from:
+            return self._public
         connected = {s for c in clients for s in c.seats}
         present = {s for c in clients if c.is_visible for s in c.seats}
         cover = core.settings.cover_after_ms
@@ -132,4 +144,6 @@ class Presence:
                     cover_in_ms=cover_in,
                 )
             )
+        self._public = seats
+        self._public_from = None if self.away_since else made_from
         return seats

@@ -14,7 +14,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
@@ -41,8 +41,25 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+class Watched:
+    """Base of a room's rarely changed records, its seats and settings: setting any
+    attribute of any of them, in any room, advances `Watched.changes`.
+
+    What is worked out from them alone (the packed copy a save splices in, the public
+    seats every view carries) is kept while that count stands, instead of being read
+    again from these objects on every move. A change anywhere costs each room one
+    rebuild, and changes are rare: joins, leaves, renames, CPU cover.
+    """
+
+    changes: ClassVar[int] = 0
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        Watched.changes += 1
+        object.__setattr__(self, name, value)
+
+
 @dataclass
-class Seat:
+class Seat(Watched):
     """One seat: `kind` is human, cpu or open; `covered` means a CPU plays for a human.
 
     A CPU covers a human who is away (until they return) or whose seat the host `handed`

@@ -46,9 +46,16 @@ def pack_entries(mapping: dict[Any, Any]) -> bytes:
 def pack_map(mapping: dict[Any, Any], entries: bytes, count: int) -> bytes:
     """`mapping` packed with `count` more entries from `pack_entries` (keys distinct).
 
-    The caller makes sure len(mapping) + count <= FIXMAP_MAX.
+    >>> len(unpack(pack_map({i: i for i in range(15)}, pack_entries({"x": 1}), 1)))
+    16
     """
-    return bytes((0x80 | (len(mapping) + count),)) + _packb(mapping, option=_OPTIONS)[1:] + entries
+    packed = _packb(mapping, option=_OPTIONS)
+    size, total = len(mapping), len(mapping) + count
+    # Past 15 entries a map's header is 0xde and a two-byte count (msgpack's map 16).
+    body = packed[1:] if size <= FIXMAP_MAX else packed[3:]
+    if total <= FIXMAP_MAX:
+        return bytes((0x80 | total,)) + body + entries
+    return b"\xde" + total.to_bytes(2, "big") + body + entries
 
 
 def unpack(data: bytes) -> Any:
