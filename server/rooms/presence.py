@@ -37,6 +37,8 @@ class Presence:
         self.gate_version: int | None = None
         self.gate_since = 0.0
         self.could_run = False
+        # What the last `update` was worked out from, while nothing in it waits on time.
+        self._updated_from: tuple[Any, ...] | None = None
         # The last `public_seats` and what it was worked out from (None: not to be kept).
         self._public: list[dict[str, Any]] = []
         self._public_from: tuple[Any, ...] | None = None
@@ -55,7 +57,24 @@ class Presence:
         `dirty`: the room has changes not yet saved (the gate then waits for the version
         that save makes). Returns (a seat's cover changed: save and announce, game time
         stopped: save, to bank it).
+
+        Nothing to do when nothing it reads changed since the last call (the seats and
+        settings, `Watched`; status, pause, clients) and nothing waits on time (no human
+        away, no gate): the usual move.
         """
+        made_from = (
+            Watched.changes,
+            core.status,
+            core.paused,
+            [(c.seats, c.is_visible) for c in clients],
+        )
+        if (
+            made_from == self._updated_from
+            and not self.away_since
+            and self.gate_version is None
+            and not core.gate_wanted
+        ):
+            return False, False
         changed = False
         seats = core.seats
         # One pass over the clients (this runs for every input): the seats shown on some
@@ -96,6 +115,7 @@ class Presence:
             self.gate_version = None
         running = could_run and self.gate_version is None
         stopped = core.set_running(running, now) and not running
+        self._updated_from = made_from
         return changed, stopped
 
     def wakes(self, core: RoomCore) -> list[float]:
