@@ -193,6 +193,8 @@ async def run(
     rooms = await open_rooms(client, rooms_n, recorder, patches)
     conns = 4 * rooms_n
     print(f"{rooms_n} rooms, {conns} connections ready in {time.perf_counter() - started:.1f} s")
+    # As the peers' harness counts it: RSS with every connection open, before any load.
+    rss_connected = proc_rss_mb(server_pid) if server_pid else 0.0
     # The generator's own collector pauses would be counted as server latency: keep the
     # connections out of it and collect young objects rarely, as the server does.
     gc.collect()
@@ -248,8 +250,12 @@ async def run(
         if p99 <= 50:
             best = max(best, done)
     if server_pid:
-        per_conn = (proc_rss_mb(server_pid) - rss_before) * 1024 / conns
-        print(f"server RSS per connection: {per_conn:.0f} KB")
+        connected = (rss_connected - rss_before) * 1024 / conns
+        loaded = (proc_rss_mb(server_pid) - rss_before) * 1024 / conns
+        print(
+            f"server RSS per connection: {connected:.0f} KB connected, before any move "
+            f"(as peers-bench counts it); {loaded:.0f} KB after the load"
+        )
     print(f"highest rate measured with p99 <= 50 ms: {best:.0f} moves/s")
     figures = scrape(url)
     pauses = [figures[f'zashiki_gc_pause_seconds_max{{generation="{g}"}}'] * 1000 for g in range(3)]
