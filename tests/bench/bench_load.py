@@ -10,7 +10,8 @@ itself runs on core 1. Every seat is its own websocket connection. Moves arrive 
 Latency is a client's move to that client receiving the view it caused. For each rate it
 prints moves/s acknowledged, p50/p99 latency, refusals, server CPU (and the kernel's
 share of it), and server RSS. `--profile FILE` also samples the server with py-spy during
-the first rate step and prints where its CPU went.
+the first rate step and prints where its CPU went (`--native`: exact shares, at the cost
+of that step's latencies).
 """
 
 from __future__ import annotations
@@ -162,13 +163,24 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * q / 100))] if ordered else 0.0
 
 
-def start_profile(path: Path, pid: int, seconds: float) -> subprocess.Popen[bytes] | None:
-    """py-spy sampling the server for `seconds` (it stops by itself), or None without it."""
+def start_profile(
+    path: Path, pid: int, seconds: float, native: bool = False
+) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling the server for `seconds` (it stops by itself), or None without it.
+
+    By default without stopping the server (its latency stays as it is; stacks read
+    while they change put some samples in the wrong part). `native`: stopped for each
+    sample and with native frames (time in C, e.g. ormsgpack or the write system call,
+    under its Python caller): the shares are right, the step's latencies are py-spy's.
+    """
     spy = shutil.which("py-spy")
     if spy is None:
         print("--profile: py-spy is not installed (pip install py-spy); no profile")
         return None
-    command = [spy, "record", "--nonblocking", "-r", "250", "-d", str(max(1, int(seconds)))]
+    # Each stop reads native stacks, slowly: sampled more rarely, the server's batching
+    # stays nearer what it is unwatched.
+    mode = ["--native", "-r", "50"] if native else ["--nonblocking", "-r", "250"]
+    command = [spy, "record", *mode, "-d", str(max(1, int(seconds)))]
     command += ["-f", "raw", "-o", str(path), "-p", str(pid)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -181,6 +193,7 @@ async def run(
     seconds: float,
     profile: Path | None = None,
     patches: bool = True,
+    native: bool = False,
 ) -> None:
     """Set up the rooms, warm up, then measure each rate in turn and print a row for it.
 
@@ -210,7 +223,7 @@ async def run(
     spy = None
     for step, rate in enumerate(rates):
         if step == 0 and profile is not None and server_pid:
-            spy = start_profile(profile, server_pid, seconds)
+            spy = start_profile(profile, server_pid, seconds, native)
         window = recorder.window = Window()
         cpu0, sys0 = proc_cpu_s(server_pid) if server_pid else (0.0, 0.0)
         before = await asyncio.to_thread(scrape, url)
@@ -324,6 +337,12 @@ def main() -> None:
         "and print where its CPU went (tests/bench/spy_breakdown.py)",
     )
     parser.add_argument(
+        "--native",
+        action="store_true",
+        help="with --profile: stop the server for each sample and read native frames too "
+        "(right shares; that step's latencies are then py-spy's, not the server's)",
+    )
+    parser.add_argument(
         "--whole", action="store_true", help="clients ask for whole views only, no patches"
     )
     args = parser.parse_args()
@@ -339,7 +358,16 @@ def main() -> None:
         set_group_nice(os.getpid(), args.nice)
     if args.url:
         uvloop.run(
-            run(args.url, args.server_pid, rooms_n, rates, seconds, args.profile, not args.whole)
+            run(
+                args.url,
+                args.server_pid,
+                rooms_n,
+                rates,
+                seconds,
+                args.profile,
+                not args.whole,
+                args.native,
+            )
         )
         return
     with tempfile.TemporaryDirectory(prefix="zashiki-load-") as tmp:
@@ -376,7 +404,16 @@ def main() -> None:
                 f"load average {os.getloadavg()[0]:.1f}; python {args.python}"
             )
             uvloop.run(
-                run(url, procs[1].pid, rooms_n, rates, seconds, args.profile, not args.whole)
+                run(
+                    url,
+                    procs[1].pid,
+                    rooms_n,
+                    rates,
+                    seconds,
+                    args.profile,
+                    not args.whole,
+                    args.native,
+                )
             )
         finally:
             for proc in reversed(procs):

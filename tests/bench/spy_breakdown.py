@@ -40,6 +40,8 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("keepalive pings", ("send_keepalive_ping (", "handle_pong (")),
 )
 OTHER = "event loop, timers and the rest"
+# A native sample (py-spy --native) on top of one of these is the loop waiting: idle.
+WAITING = ("epoll_wait (", "epoll_pwait (")
 
 
 def read_samples(path: Path) -> Counter[tuple[str, ...]]:
@@ -75,10 +77,19 @@ def breakdown(path: Path, top: int = 25) -> list[str]:
         return [f"{path}: no samples"]
     parts: Counter[str] = Counter()
     tops: Counter[str] = Counter()
+    idle = 0
     for stack, count in stacks.items():
+        if stack[-1].startswith(WAITING):
+            idle += count
+            continue
         parts[part_of(stack)] += count
         tops[stack[-1]] += count
+    total -= idle
+    if not total:
+        return [f"{path}: no busy samples"]
     lines = [f"{total} samples of the server's Python (native time under its caller)"]
+    if idle:
+        lines[0] += f", {idle} more of it waiting in epoll left out"
     lines += [f"{count / total:6.1%}  {part}" for part, count in parts.most_common()]
     lines.append(f"top {top} functions by own samples:")
     lines += [f"{count / total:6.1%}  {name}" for name, count in tops.most_common(top)]
