@@ -1,0 +1,144 @@
+"""Zashiki beside Colyseus, alternating: server CPU per move at one rate, several rounds.
+
+    python3 -m tests.bench.bench_pairs --peers /tmp/peers-bench --rooms 500 --rounds 3
+
+This machine's speed drifts by 10-15 % within minutes, more than most changes are worth,
+so a figure means something only beside one measured right before or after it. Each
+round runs peers-bench's Colyseus + ioredis server (its D+R) under peers-bench's own
+load generator, then `bench_load`, at the same fixed rate and room count (server on
+core 0, Redis and the load on core 1, as both harnesses pin them), and prints each one's
+server CPU per move, Zashiki's ratio to Colyseus, and the means at the end. `--python`
+adds interpreters to run Zashiki's server on (e.g. a venv of an optimised build).
+
+Needs a copy of ../shared/peers-bench prepared as its README says (its venv and the
+Colyseus npm packages). Everything binds 127.0.0.1, every load is bounded in rate and
+time, and each server is stopped after its step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from statistics import mean
+
+from tests.bench.bench_load import MAX_ROOMS, ROOT
+from tests.conftest import free_port
+
+NODE_WARM_UP_S = 5.0  # before 2,000 joins: a colder Node server times the joins out
+MAX_SECONDS = 60
+MAX_ROUNDS = 10
+
+
+def colyseus_step(peers: Path, redis_port: int, rooms: int, rate: int, seconds: int) -> float:
+    """One fixed-rate step of peers-bench's D+R server: its CPU µs per move.
+
+    Now and then its load generator times out joining 2,000 clients (30 s) on a server
+    that usually takes 4 s: then a fresh server gets one more try.
+    """
+    try:
+        return _colyseus_step(peers, redis_port, rooms, rate, seconds)
+    except subprocess.CalledProcessError:
+        print("colyseus: the load generator failed (joins timed out?); trying once more")
+        return _colyseus_step(peers, redis_port, rooms, rate, seconds)
+
+
+def _colyseus_step(peers: Path, redis_port: int, rooms: int, rate: int, seconds: int) -> float:
+    port = free_port()
+    pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
+    server = subprocess.Popen(
+        [*pin, "node", "server.mjs", str(port), str(redis_port)],
+        cwd=peers / "colyseus",
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        time.sleep(NODE_WARM_UP_S)
+        with tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp, "step.json")
+            load = [str(peers / "venv" / "bin" / "python"), "loadgen.py", "--port", str(port)]
+            load += ["--rooms", str(rooms), "--proto", "colyseus", "--mode", "fixed"]
+            load += ["--fixed-rate", str(rate), "--fixed-dur", str(seconds)]
+            load += ["--server-pid", str(server.pid), "--worker-cpu", "1", "--out", str(out)]
+            subprocess.run(
+                load,
+                cwd=peers,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=seconds + 120,
+                check=True,
+            )
+            fixed = json.loads(out.read_text())["fixed"]
+        return fixed["cpu"]["server"] / 100 / fixed["achieved"] * 1e6
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def zashiki_step(python: str, rooms: int, rate: int, seconds: int) -> float:
+    """One step of bench_load (its own server and Redis): server CPU µs per move."""
+    command = [sys.executable, "-m", "tests.bench.bench_load", "--rooms", str(rooms)]
+    command += ["--rates", str(rate), "--seconds", str(seconds), "--python", python]
+    output = subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=seconds + 180, check=True
+    ).stdout
+    lines = output.splitlines()
+    header = next(i for i, line in enumerate(lines) if "µs/move" in line)
+    # The row's fields line up with the header's names, some of which are two words.
+    names = re.findall(r"\S+(?: ms| CPU| RSS MB)?", lines[header])
+    return float(lines[header + 1].split()[names.index("µs/move")])
+
+
+def main() -> None:
+    """Alternate the two servers for `--rounds` rounds and print what each used."""
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--peers", type=Path, required=True, help="a prepared peers-bench copy")
+    parser.add_argument("--rooms", type=int, default=500)
+    parser.add_argument("--rate", type=int, default=1000, help="moves/s, both servers")
+    parser.add_argument("--seconds", type=int, default=15, help="measured time per step")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument(
+        "--python", action="append", default=[], help="another interpreter for Zashiki"
+    )
+    args = parser.parse_args()
+    rooms, seconds = min(args.rooms, MAX_ROOMS), min(args.seconds, MAX_SECONDS)
+    pythons = [sys.executable, *args.python]
+    redis_port = free_port()
+    pin = ["taskset", "-c", "1"] if shutil.which("taskset") else []
+    with tempfile.TemporaryDirectory(prefix="zashiki-pairs-") as tmp:
+        redis = subprocess.Popen(
+            [*pin, "redis-server", "--port", str(redis_port), "--bind", "127.0.0.1"]
+            + ["--dir", tmp, "--save", "", "--appendonly", "no"],
+            stdout=subprocess.DEVNULL,
+        )
+        figures: dict[str, list[float]] = {"colyseus": [], **{p: [] for p in pythons}}
+        try:
+            for n in range(1, min(args.rounds, MAX_ROUNDS) + 1):
+                coly = colyseus_step(args.peers, redis_port, rooms, args.rate, seconds)
+                figures["colyseus"].append(coly)
+                row = [f"round {n}: colyseus {coly:4.0f} µs"]
+                for python in pythons:
+                    own = zashiki_step(python, rooms, args.rate, seconds)
+                    figures[python].append(own)
+                    row.append(f"zashiki ({python}) {own:4.0f} µs = {own / coly:.2f}×")
+                print("; ".join(row), flush=True)
+        finally:
+            redis.terminate()
+            redis.wait(timeout=10)
+    coly_mean = mean(figures["colyseus"])
+    print(f"means over the rounds: colyseus {coly_mean:.0f} µs per move")
+    for python in pythons:
+        own = mean(figures[python])
+        print(f"  zashiki on {python}: {own:.0f} µs per move = {own / coly_mean:.2f}×")
+
+
+if __name__ == "__main__":
+    main()
