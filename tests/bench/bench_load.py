@@ -356,19 +356,14 @@ def main() -> None:
     if args.nice:
         os.nice(args.nice)
         set_group_nice(os.getpid(), args.nice)
+
+    def measure(url: str, server_pid: int | None) -> None:
+        """Drive the server at `url` through every rate step."""
+        profile, patches = args.profile, not args.whole
+        uvloop.run(run(url, server_pid, rooms_n, rates, seconds, profile, patches, args.native))
+
     if args.url:
-        uvloop.run(
-            run(
-                args.url,
-                args.server_pid,
-                rooms_n,
-                rates,
-                seconds,
-                args.profile,
-                not args.whole,
-                args.native,
-            )
-        )
+        measure(args.url, args.server_pid)
         return
     with tempfile.TemporaryDirectory(prefix="zashiki-load-") as tmp:
         redis_port, port = free_port(), free_port()
@@ -403,18 +398,7 @@ def main() -> None:
                 f"server pid {procs[1].pid}: {where}; nice {args.nice}; "
                 f"load average {os.getloadavg()[0]:.1f}; python {args.python}"
             )
-            uvloop.run(
-                run(
-                    url,
-                    procs[1].pid,
-                    rooms_n,
-                    rates,
-                    seconds,
-                    args.profile,
-                    not args.whole,
-                    args.native,
-                )
-            )
+            measure(url, procs[1].pid)
         finally:
             for proc in reversed(procs):
                 proc.terminate()
