@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from server.rooms.errors import RoomError
-from server.store import codec
 from tests.rooms.helpers import Env, Player
 
 
@@ -99,20 +98,14 @@ async def test_every_save_holds_the_seats_and_settings_as_they_are_now(env: Env)
     # A save splices in its settings and seats packed earlier (Room.blob): each change
     # to one of them must reach the next save, whatever the order of the changes.
     code, _, host = await env.manager.create_room("usunoro", {}, ["host", "open", "open", "cpu"])
-
-    async def saved() -> dict:
-        stored = await env.store.load(code)
-        assert stored is not None
-        return codec.unpack(stored.blob)
-
     _, ann = await env.manager.take_seat(code, 1, "ann")
-    assert [s["name"] for s in (await saved())["seats"]][:2] == ["", "ann"]
+    assert [s["name"] for s in (await env.saved(code))["seats"]][:2] == ["", "ann"]
     await env.manager.rename_seat(code, ann, "anne")
-    assert (await saved())["seats"][1]["name"] == "anne"
+    assert (await env.saved(code))["seats"][1]["name"] == "anne"
     await env.manager.leave_seat(code, host)  # the host passes to seat 1
-    data = await saved()
+    data = await env.saved(code)
     assert data["settings"]["host"] == 1 and data["seats"][0]["kind"] == "open"
     await env.manager.start_match(code, ann)
-    data = await saved()
+    data = await env.saved(code)
     assert [s["kind"] for s in data["seats"]] == ["cpu", "human", "cpu", "cpu"]
     assert data["status"] == "playing" and data["version"] == (await env.store.load(code)).version
