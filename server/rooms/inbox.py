@@ -54,6 +54,10 @@ class Inbox(Generic[Item]):
                     self._getter = None
         return items.popleft()
 
+    def peek(self) -> Item | None:
+        """The oldest item, left in place, or None when nothing waits."""
+        return self._items[0] if self._items else None
+
     def take(self) -> Item | None:
         """The oldest item now, or None when nothing waits."""
         return self._items.popleft() if self._items else None

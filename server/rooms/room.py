@@ -3,7 +3,8 @@
 Inputs (joins, attachments, moves, "shown" reports, visibility, pause, timer ticks) go
 through the room's queue in arrival order. After an input that changed the room, the
 actor bumps the version, saves (awaiting the store), and only then calls each
-attachment's listener with its fresh view. Who is at the table, CPU cover and whether
+attachment's listener with its fresh view. Moves and "shown" reports that queued while
+a save was awaited are applied together, in order, under one save and one view each. Who is at the table, CPU cover and whether
 game time runs are presence.py's.
 
 Table talk (talk.py) goes through the same queue: a chat message is saved to the store's
@@ -35,9 +36,13 @@ from server.store.store import StaleVersion, Store, StoreError
 __all__ = ["Attachment", "Listener", "Room", "RoomSettings", "summary_of_blob"]
 
 Listener = Callable[[dict[str, Any]], None]
+Input = tuple[str, tuple[Any, ...], "asyncio.Future[Any] | None"]
 # After a failed save (the store is down) the room rolls back and wakes this much later
 # to go on (its clock restarts; a CPU move due then is tried again).
 SAVE_RETRY_MS = 1000.0
+# The inputs a room takes together when several wait (see Room._run), and how many at most.
+BATCHED = frozenset({"move", "shown"})
+BATCH_MOST = 16
 log = logging.getLogger(__name__)
 
 
@@ -67,7 +72,8 @@ class Attachment:
 
         Result: {"ok": True, "seq", "version", "events"}. The view message the move
         caused reaches this attachment's listener before the call returns and carries
-        "ack": {"seat", "seq", "version"}. A repeated `seq` returns the first answer
+        "ack": {"seat", "seq", "version"} (moves of one attachment saved together: the
+        last one's; the others are answered by the ack frame). A repeated `seq` returns the first answer
         without applying again (and causes no view). Raises RoomError (not_your_seat,
         illegal_action, stale_seq, paused, not_started, match_over, ...).
         """
@@ -125,7 +131,7 @@ class Room:
         self._on_lost: Callable[[Room], None] = deps["on_lost"]
         self._wall: Callable[[], float] = deps.get("wall", time.time)
         self.attachments: list[Attachment] = []
-        self.queue: Inbox[tuple[str, tuple[Any, ...], asyncio.Future[Any] | None]] = Inbox()
+        self.queue: Inbox[Input] = Inbox()
         self.task: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # set by start()
         self.idle_since: float | None = self.clock.now()
@@ -238,35 +244,38 @@ class Room:
         self.attachments.clear()
 
     async def _run(self) -> None:
+        queue = self.queue
         while True:
-            kind, args, future = await self.queue.get()
+            batch = [await queue.get()]
+            if batch[0][0] == "stop":
+                queue.done()
+                return
+            if batch[0][0] in BATCHED:
+                # Moves that queued while the last input was being saved are applied one
+                # by one, then saved and shown once: under load, one save and one view per
+                # attachment stand for several moves, and no move waits a save longer.
+                while (
+                    len(batch) < BATCH_MOST
+                    and (queued := queue.peek()) is not None
+                    and queued[0] in BATCHED
+                ):
+                    batch.append(queued)
+                    queue.take()
             try:
-                if kind == "stop":
-                    return
-                result = await self._handle(kind, args)
-                if future is not None and not future.done():
-                    future.set_result(result)
-            except RoomError as exc:
-                if future is not None and not future.done():
-                    future.set_exception(exc)
-            except Exception:  # a bug must not kill the room's task
-                log.exception("room %s failed on %s", self.code, kind)
-                if future is not None and not future.done():
-                    # The detail is in the log; clients learn only that it failed.
-                    future.set_exception(RoomError("internal", "internal error"))
+                await self._handle(batch)
             finally:
-                self.queue.done()
+                for _ in batch:
+                    queue.done()
 
-    async def _handle(self, kind: str, args: tuple[Any, ...]) -> Any:
-        if self._dead:
-            raise RoomError("room_moved", "this room is no longer run here; reconnect")
-        now = self.clock.now()
-        if self.core.fire_due(now):
-            self._dirty = True
+    async def _handle(self, batch: list[Input]) -> None:
+        """Apply a batch of inputs in order, save and publish once, then answer each."""
+        answers: list[tuple[Any, RoomError | None]] = []
+        failure: RoomError | None = None
         try:
-            result = getattr(self, "_on_" + kind)(now, *args)
-        finally:
-            self._update_clock(now)
+            if self._dead:
+                raise RoomError("room_moved", "this room is no longer run here; reconnect")
+            for kind, args, _ in batch:
+                answers.append(self._apply(kind, args))
             try:
                 if self._dirty or self._announce:
                     await self._commit()
@@ -275,10 +284,40 @@ class Room:
                 # Even after a failed save: a room waiting on a CPU or a rule timer must
                 # wake again by itself (nothing else would move it).
                 self._schedule()
-        if self._said is not None:
-            said, self._said = self._said, None
-            await self._speak(said)
-        return result
+            if self._said is not None:
+                said, self._said = self._said, None
+                await self._speak(said)
+        except RoomError as exc:
+            failure = exc
+        except Exception:  # a bug must not kill the room's task
+            log.exception("room %s failed on %s", self.code, batch[0][0])
+            # The detail is in the log; clients learn only that it failed.
+            failure = RoomError("internal", "internal error")
+        for index, (_, _, future) in enumerate(batch):
+            if future is None or future.done():
+                continue
+            result, error = answers[index] if index < len(answers) else (None, failure)
+            # A refusal stands; an accepted input fails with its batch's save.
+            error = error or failure
+            if error is None:
+                future.set_result(result)
+            else:
+                future.set_exception(error)
+
+    def _apply(self, kind: str, args: tuple[Any, ...]) -> tuple[Any, RoomError | None]:
+        """Handle one input (its result, or its refusal); the save comes after the batch."""
+        now = self.clock.now()
+        if self.core.fire_due(now):
+            self._dirty = True
+        try:
+            return getattr(self, "_on_" + kind)(now, *args), None
+        except RoomError as exc:
+            return None, exc
+        except Exception:  # a bug in one input refuses it; the room goes on
+            log.exception("room %s failed on %s", self.code, kind)
+            return None, RoomError("internal", "internal error")
+        finally:
+            self._update_clock(now)
 
     # -- input handlers (synchronous; they mark what must be saved or announced) --------
     def _on_tick(self, now: float) -> None:

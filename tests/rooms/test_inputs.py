@@ -39,12 +39,28 @@ async def test_an_older_sequence_number_is_refused(env: Env) -> None:
         await player.att.move(0, 4, marks(player)[1])
 
 
-async def test_racing_inputs_are_handled_one_at_a_time_in_arrival_order(env: Env) -> None:
+async def test_moves_queued_together_are_applied_in_order_under_one_save_and_one_view(
+    env: Env,
+) -> None:
     code, _, player = await started(env)
     first, second = marks(player)[:2]
-    one, two = await asyncio.gather(player.att.move(0, 1, first), player.att.move(0, 2, second))
-    assert two["version"] == one["version"] + 1
-    assert (await env.saved(code))["state"]["marks"][0] == second["card"]
+    before = (await env.saved(code))["version"]
+    seen = len(player.messages)
+    one, bad, two = await asyncio.gather(
+        player.att.move(0, 1, first),
+        player.att.move(0, 2, {"type": "mark", "card": "ZZ"}),
+        player.att.move(0, 3, second),
+        return_exceptions=True,
+    )
+    assert isinstance(bad, RoomError) and bad.code == "illegal_action"
+    assert one["version"] == two["version"] == before + 1
+    saved = await env.saved(code)
+    assert saved["version"] == before + 1
+    assert saved["state"]["marks"][0] == second["card"]  # the later mark stands
+    views = [m for m in player.messages[seen:] if m["t"] == "view"]
+    assert len(views) == 1
+    assert views[0]["ack"] == {"seat": 0, "seq": 3, "version": before + 1}
+    assert views[0]["view"]["marks"][0] == second["card"]
 
 
 async def test_an_illegal_move_is_refused_and_changes_nothing(env: Env) -> None:

@@ -89,3 +89,33 @@ async def test_a_move_during_an_outage_is_refused_with_store_error_and_no_detail
     await advance(manager, 100)
     assert views[-1]["room"]["status"] == "playing"
     att.detach()
+
+
+async def test_moves_saved_together_all_fail_with_the_save_and_a_refusal_keeps_its_reason(
+    own_redis: RedisProcess, outage_manager: RoomManager
+) -> None:
+    manager = outage_manager
+    code, host, token = await manager.create_room("junocos", {}, ["host", "cpu", "cpu", "cpu"])
+    views: list[dict[str, Any]] = []
+    att = await manager.attach(code, [token], views.append)
+    att.shown()
+    await manager.start_match(code, token)
+    for _ in range(200):  # until it is the host's turn
+        await advance(manager, 50)
+        att.shown(views[-1]["version"])
+        if views[-1]["legal"].get(host):
+            break
+    else:
+        pytest.fail("the host's turn never came")
+    before = views[-1]
+    own_redis.stop()
+    legal, illegal = before["legal"][host][0], {"type": "pick", "card": "nothing"}
+    answers = await asyncio.gather(
+        att.move(host, 1, legal), att.move(host, 2, illegal), return_exceptions=True
+    )
+    assert [getattr(a, "code", a) for a in answers] == ["store_error", "illegal_action"]
+    assert views[-1]["version"] == before["version"]  # nothing unsaved was shown
+    own_redis.start()
+    stored = await manager.store.load(code)
+    assert stored is not None and stored.version == before["version"]
+    att.detach()
