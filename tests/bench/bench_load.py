@@ -9,9 +9,11 @@ itself runs on core 1. Every seat is its own websocket connection. Moves arrive 
 (mark a card, or deal the next round; never a grab, so matches go on for the whole run).
 Latency is a client's move to that client receiving the view it caused. For each rate it
 prints moves/s acknowledged, p50/p99 latency, refusals, server CPU (and the kernel's
-share of it), and server RSS. `--profile FILE` also samples the server with py-spy during
-the first rate step and prints where its CPU went (`--native`: exact shares, at the cost
-of that step's latencies).
+share of it), and server RSS, then the highest rate with p99 <= 50 ms; a rate over that
+is run once more and counts if the second run is under (`--once`: no second run).
+`--profile FILE` also samples the server with py-spy during the first rate step and
+prints where its CPU went (`--native`: exact shares, at the cost of that step's
+latencies).
 """
 
 from __future__ import annotations
@@ -185,6 +187,52 @@ def start_profile(
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
+async def measure_step(
+    url: str,
+    server_pid: int | None,
+    recorder: Recorder,
+    rooms: list[list[LoadSeat]],
+    rate: float,
+    seconds: float,
+) -> tuple[float, float]:
+    """Drive one rate for `seconds` and print its row; returns (moves/s done, p99 ms)."""
+    window = recorder.window = Window()
+    cpu0, sys0 = proc_cpu_s(server_pid) if server_pid else (0.0, 0.0)
+    before = await asyncio.to_thread(scrape, url)
+    gen0, wall0 = time.process_time(), time.perf_counter()
+    await drive(rooms, rate, seconds, window)
+    recorder.window = None
+    wall = time.perf_counter() - wall0
+    cpu1, sys1 = proc_cpu_s(server_pid) if server_pid else (float("nan"), float("nan"))
+    srv_cpu = (cpu1 - cpu0) / wall
+    # The kernel's share of the server's CPU (socket work): what no Python change cuts.
+    kernel = (sys1 - sys0) / max(cpu1 - cpu0, 1e-9)
+    gen_cpu = (time.process_time() - gen0) / wall
+    done = len(window.latencies) / wall
+    p50, p99 = percentile(window.latencies, 50) * 1000, percentile(window.latencies, 99) * 1000
+    peak = max(window.latencies, default=0.0) * 1000
+    rss = proc_rss_mb(server_pid) if server_pid else float("nan")
+    refused = sum(window.refused.values())
+    # Server CPU per move handled (refused ones cost too): the figure that does not
+    # depend on what else the machine is running.
+    per_move = srv_cpu * wall / max(1, len(window.latencies) + refused) * 1e6
+    print(
+        f"{rate:6.0f} {done:8.0f} {p50:7.1f} {p99:7.1f} {peak:7.1f} "
+        f"{refused:8d} {srv_cpu:7.0%} {per_move:8.0f} {kernel:7.0%} {gen_cpu:7.0%} {rss:10.0f}"
+    )
+    after = await asyncio.to_thread(scrape, url)
+    full = 'zashiki_gc_collections_total{generation="2"}'
+    gc_s = sum(after[k] - before[k] for k in after if k.startswith("zashiki_gc_pause_seconds_t"))
+    print(
+        f"       in GC {gc_s * 1000:.0f} ms ({after[full] - before[full]:.0f} full); "
+        f"save mean {window_mean_save(before, after) * 1000:.1f} ms"
+    )
+    if window.refused:
+        skipped = f"skipped (no move / seat busy): {window.skipped}"
+        print(f"       refused: {dict(window.refused)}; {skipped}")
+    return done, p99
+
+
 async def run(
     url: str,
     server_pid: int | None,
@@ -194,8 +242,10 @@ async def run(
     profile: Path | None = None,
     patches: bool = True,
     native: bool = False,
+    rerun: bool = True,
 ) -> None:
-    """Set up the rooms, warm up, then measure each rate in turn and print a row for it.
+    """Set up the rooms, warm up, then measure each rate in turn and print a row for it
+    (with `rerun`, a rate over p99 50 ms once more).
 
     With `profile` (and the server's pid) the first rate step is also sampled by py-spy
     into that file, and its breakdown is printed at the end."""
@@ -224,42 +274,12 @@ async def run(
     for step, rate in enumerate(rates):
         if step == 0 and profile is not None and server_pid:
             spy = start_profile(profile, server_pid, seconds, native)
-        window = recorder.window = Window()
-        cpu0, sys0 = proc_cpu_s(server_pid) if server_pid else (0.0, 0.0)
-        before = await asyncio.to_thread(scrape, url)
-        gen0, wall0 = time.process_time(), time.perf_counter()
-        await drive(rooms, rate, seconds, window)
-        recorder.window = None
-        wall = time.perf_counter() - wall0
-        cpu1, sys1 = proc_cpu_s(server_pid) if server_pid else (float("nan"), float("nan"))
-        srv_cpu = (cpu1 - cpu0) / wall
-        # The kernel's share of the server's CPU (socket work): what no Python change cuts.
-        kernel = (sys1 - sys0) / max(cpu1 - cpu0, 1e-9)
-        gen_cpu = (time.process_time() - gen0) / wall
-        done = len(window.latencies) / wall
-        p50, p99 = percentile(window.latencies, 50) * 1000, percentile(window.latencies, 99) * 1000
-        peak = max(window.latencies, default=0.0) * 1000
-        rss = proc_rss_mb(server_pid) if server_pid else float("nan")
-        refused = sum(window.refused.values())
-        # Server CPU per move handled (refused ones cost too): the figure that does not
-        # depend on what else the machine is running.
-        per_move = srv_cpu * wall / max(1, len(window.latencies) + refused) * 1e6
-        print(
-            f"{rate:6.0f} {done:8.0f} {p50:7.1f} {p99:7.1f} {peak:7.1f} "
-            f"{refused:8d} {srv_cpu:7.0%} {per_move:8.0f} {kernel:7.0%} {gen_cpu:7.0%} {rss:10.0f}"
-        )
-        after = await asyncio.to_thread(scrape, url)
-        full = 'zashiki_gc_collections_total{generation="2"}'
-        gc_s = sum(
-            after[k] - before[k] for k in after if k.startswith("zashiki_gc_pause_seconds_t")
-        )
-        print(
-            f"       in GC {gc_s * 1000:.0f} ms ({after[full] - before[full]:.0f} full); "
-            f"save mean {window_mean_save(before, after) * 1000:.1f} ms"
-        )
-        if window.refused:
-            skipped = f"skipped (no move / seat busy): {window.skipped}"
-            print(f"       refused: {dict(window.refused)}; {skipped}")
+        done, p99 = await measure_step(url, server_pid, recorder, rooms, rate, seconds)
+        if p99 > 50 and rerun:
+            # One step of 15 s fails on a hiccup of this shared machine as often as on
+            # load; peers-bench's sweep also runs a rate again before it settles.
+            print("       again:")
+            done, p99 = await measure_step(url, server_pid, recorder, rooms, rate, seconds)
         if p99 <= 50:
             best = max(best, done)
     if server_pid:
@@ -345,6 +365,12 @@ def main() -> None:
     parser.add_argument(
         "--whole", action="store_true", help="clients ask for whole views only, no patches"
     )
+    parser.add_argument(
+        "--once",
+        action="store_true",
+        help="run a rate whose p99 is over 50 ms only once (default: once more, and it "
+        "counts if that run is under)",
+    )
     args = parser.parse_args()
     rooms_n = min(args.rooms, MAX_ROOMS)
     seconds = min(args.seconds, MAX_SECONDS)
@@ -360,7 +386,19 @@ def main() -> None:
     def measure(url: str, server_pid: int | None) -> None:
         """Drive the server at `url` through every rate step."""
         profile, patches = args.profile, not args.whole
-        uvloop.run(run(url, server_pid, rooms_n, rates, seconds, profile, patches, args.native))
+        uvloop.run(
+            run(
+                url,
+                server_pid,
+                rooms_n,
+                rates,
+                seconds,
+                profile,
+                patches,
+                args.native,
+                rerun=not args.once,
+            )
+        )
 
     if args.url:
         measure(args.url, args.server_pid)

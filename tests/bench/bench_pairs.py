@@ -84,7 +84,7 @@ def _colyseus_step(peers: Path, redis_port: int, rooms: int, rate: int, seconds:
 def zashiki_step(python: str, rooms: int, rate: int, seconds: int) -> float:
     """One step of bench_load (its own server and Redis): server CPU µs per move."""
     command = [sys.executable, "-m", "tests.bench.bench_load", "--rooms", str(rooms)]
-    command += ["--rates", str(rate), "--seconds", str(seconds), "--python", python]
+    command += ["--rates", str(rate), "--seconds", str(seconds), "--python", python, "--once"]
     output = subprocess.run(
         command, cwd=ROOT, capture_output=True, text=True, timeout=seconds + 180, check=True
     ).stdout
