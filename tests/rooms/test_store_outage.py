@@ -15,7 +15,7 @@ import pytest
 
 from server.rooms.clock import VirtualClock
 from server.rooms.errors import RoomError
-from server.rooms.manager import RoomManager
+from server.rooms.manager import Attached, RoomManager
 from server.store.redis_store import RedisStore
 from tests.conftest import RedisProcess
 
@@ -38,15 +38,24 @@ async def advance(manager: RoomManager, ms: float) -> None:
     await asyncio.wait_for(clock.advance(ms, settle=manager.settled), 30)
 
 
-async def test_a_room_waiting_on_a_cpu_moves_again_after_a_store_outage(
-    own_redis: RedisProcess, outage_manager: RoomManager
-) -> None:
-    manager = outage_manager
+async def junocos_started(
+    manager: RoomManager,
+) -> tuple[str, int, Attached, list[dict[str, Any]]]:
+    """A Junocos match of the host and three CPUs, started, with the host's board shown:
+    (code, host seat, its attachment, the views it was sent)."""
     code, host, token = await manager.create_room("junocos", {}, ["host", "cpu", "cpu", "cpu"])
     views: list[dict[str, Any]] = []
     att = await manager.attach(code, [token], views.append)
     att.shown()
     await manager.start_match(code, token)
+    return code, host, att, views
+
+
+async def test_a_room_waiting_on_a_cpu_moves_again_after_a_store_outage(
+    own_redis: RedisProcess, outage_manager: RoomManager
+) -> None:
+    manager = outage_manager
+    code, host, att, views = await junocos_started(manager)
     seq = 0
     # Play the host's turns until a CPU is the one to move.
     for _ in range(200):
@@ -95,11 +104,7 @@ async def test_moves_saved_together_all_fail_with_the_save_and_a_refusal_keeps_i
     own_redis: RedisProcess, outage_manager: RoomManager
 ) -> None:
     manager = outage_manager
-    code, host, token = await manager.create_room("junocos", {}, ["host", "cpu", "cpu", "cpu"])
-    views: list[dict[str, Any]] = []
-    att = await manager.attach(code, [token], views.append)
-    att.shown()
-    await manager.start_match(code, token)
+    code, host, att, views = await junocos_started(manager)
     for _ in range(200):  # until it is the host's turn
         await advance(manager, 50)
         att.shown(views[-1]["version"])
