@@ -4,8 +4,8 @@ Inputs (joins, attachments, moves, "shown" reports, visibility, pause, timer tic
 through the room's queue in arrival order. After an input that changed the room, the
 actor bumps the version, saves (awaiting the store), and only then calls each
 attachment's listener with its fresh view. Moves and "shown" reports that queued while
-a save was awaited are applied together, in order, under one save and one view each. Who is at the table, CPU cover and whether
-game time runs are presence.py's.
+a save was awaited are applied together, in order, under one save and one view each.
+Who is at the table, CPU cover and whether game time runs are presence.py's.
 
 Table talk (talk.py) goes through the same queue: a chat message is saved to the store's
 chat list (no version, no view) and then sent to every attachment as a "chat" message; a
@@ -72,10 +72,10 @@ class Attachment:
 
         Result: {"ok": True, "seq", "version", "events"}. The view message the move
         caused reaches this attachment's listener before the call returns and carries
-        "ack": {"seat", "seq", "version"} (moves of one attachment saved together: the
-        last one's; the others are answered by the ack frame). A repeated `seq` returns the first answer
-        without applying again (and causes no view). Raises RoomError (not_your_seat,
-        illegal_action, stale_seq, paused, not_started, match_over, ...).
+        "ack": {"seat", "seq", "version"} (of moves of one attachment saved together, the
+        last one's; the others are answered by the ack frame). A repeated `seq` returns
+        the first answer without applying again (and causes no view). Raises RoomError
+        (not_your_seat, illegal_action, stale_seq, paused, not_started, match_over, ...).
         """
         return self.room.call("move", self, seat, seq, action)
 
