@@ -44,11 +44,12 @@ from server.bots.contract import Policy
 from server.bots.registry import policy_for
 from server.games import registry
 from server.games.contract import DIFFICULTIES, Game, IllegalAction
+from server.rooms.attachment import Attachment, Listener
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.errors import RoomError
 from server.rooms.names import ROOM_NAME_MAX, clean_name, clean_text
 from server.rooms.relay import REQUEST_TIMEOUT_S, Handed, Relay, RemoteAttachment
-from server.rooms.room import Attachment, Listener, Room, RoomSettings, summary_of_blob
+from server.rooms.room import Room, RoomSettings, summary_of_blob
 from server.rooms.seats import Seat, hash_token, new_code, new_token, normalize_code
 from server.rooms.your_rooms import MAX_ENTRIES, seat_status
 from server.store.bus import Bus
