@@ -39,6 +39,9 @@ Input = tuple[str, tuple[Any, ...], "asyncio.Future[Any] | None"]
 # After a failed save (the store is down) the room rolls back and wakes this much later
 # to go on (its clock restarts; a CPU move due then is tried again).
 SAVE_RETRY_MS = 1000.0
+# A timer that fires this close before the room's wake counts as on time (loop timers
+# round to the millisecond).
+TIMER_SLACK_MS = 1.0
 # The inputs a room takes together when several wait (see Room._run), and how many at most.
 BATCHED = frozenset({"move", "shown"})
 BATCH_MOST = 16
@@ -64,7 +67,8 @@ class Room:
         self.saves = 0
         self.save_seconds = 0.0
         self._timer: TimerHandle | None = None
-        self._wake_at: float | None = None
+        self._timer_at = 0.0  # when the timer fires (it may be before `_wake_at`)
+        self._wake_at: float | None = None  # when the room next wants to look
         self._retry_at: float | None = None  # a wake-up after a failed save
         self.presence = Presence()
         self._dirty = False
@@ -423,16 +427,26 @@ class Room:
         if self._retry_at is not None:
             wakes.append(self._retry_at)
         wake = min(wakes) if wakes else None
-        if wake == self._wake_at:
+        self._wake_at = wake
+        if wake is not None and self._timer is not None and self._timer_at <= wake:
+            # Most moves put the next wake later (a rule timer restarts): the timer set
+            # for the earlier one stays and, firing early, sets the next (`_tick`). One
+            # timer per wake-up instead of a cancel and a new timer at every move.
             return
         if self._timer is not None:
             self._timer.cancel()
-        self._wake_at = wake
-        self._timer = None if wake is None else self.clock.call_at(wake, self._tick)
+            self._timer = None
+        if wake is not None:
+            self._timer, self._timer_at = self.clock.call_at(wake, self._tick), wake
 
     def _tick(self) -> None:
+        wake, self._timer = self._wake_at, None
+        if wake is None:
+            return  # nothing to wake for any more (the timer outlived its wake)
+        if wake - self.clock.now() > TIMER_SLACK_MS:  # early: the wake moved later
+            self._timer, self._timer_at = self.clock.call_at(wake, self._tick), wake
+            return
         self._wake_at = None
-        self._timer = None
         self._retry_at = None
         self.post("tick")
 

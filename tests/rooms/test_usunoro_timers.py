@@ -79,3 +79,33 @@ async def test_u13_a_cpu_covering_the_human_does_not_hold_off_the_idle_void(env:
     assert player.last["seats"][0]["presence"] == "covered"
     assert view["exchanges"] >= 2  # the covering CPU marked for seat 0
     assert view["phase"] == "void" and view["result"]["reason"] == "idle"
+
+
+async def test_u13_each_human_act_restarts_the_idle_void_on_one_timer(env: Env) -> None:
+    options = {"idle_void_ms": 4_000, "mark_timeout_ms": 0}
+    code, tokens = await env.usunoro(humans=4, seed=5, options=options)
+    players = [await env.join(code, [token], Player(plays=False)) for token in tokens]
+    await env.manager.start_match(code, tokens[0])
+    await env.run(100)
+    timers = []
+    call_at = env.clock.call_at
+
+    def counted(when_ms: float, callback: Any) -> Any:
+        timers.append(when_ms)
+        return call_at(when_ms, callback)
+
+    env.clock.call_at = counted  # type: ignore[method-assign]
+    mover = players[0]
+    for _ in range(12):  # 12 s of marks and unmarks, each restarting the 4 s void
+        card = next(a for a in mover.last["legal"][0] if a["type"] == "mark")
+        await mover.move(0, card)
+        await env.run(500)
+        await mover.move(0, {"type": "unmark"})
+        await env.run(500)
+    # Moving the wake later does not replace the room's timer: the one set for the
+    # earliest wake fires early and sets the next, once per void period, not per act.
+    assert len(timers) <= 5, timers
+    await env.run(3_400)  # 3.9 s after the last act: still passing
+    assert mover.view(0)["phase"] == "passing"
+    await env.run(200)
+    assert mover.view(0)["phase"] == "void" and mover.view(0)["result"]["reason"] == "idle"
