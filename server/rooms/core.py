@@ -22,7 +22,7 @@ from server.bots.contract import Policy, Situation
 from server.games.contract import Action, Event, Game, IllegalAction
 from server.games.rng import Rng
 from server.rooms.errors import RoomError
-from server.rooms.seats import Seat, Watched
+from server.rooms.seats import RoomSettings, Seat
 from server.rooms.talk import TalkRules
 
 # The matches a room's move log keeps (the one being played included); a new match beyond
@@ -60,28 +60,6 @@ def match_seed(room_seed: int, match: int, series_key: int = 0) -> int:
 # How far a seat's move number may jump past its last accepted one (any increasing
 # numbers are fine; this keeps every accepted one far below the 2**53 limit).
 MAX_SEQ_STEP = 1 << 20
-
-
-@dataclass
-class RoomSettings(Watched):
-    """What the host chose; fixed for the room's life (but for `host`, which passes to
-    another human when the host leaves)."""
-
-    game_id: str
-    options: dict[str, Any]
-    seed: int
-    host: int
-    public: bool = False
-    name: str = ""
-    difficulty: str = "normal"
-    cover_after_ms: int | None = None
-    spectators: bool = True  # whether connections without a seat token may watch
-    # Secret salt of the later matches' seeds (see match_seed); 0 in rooms with a fixed seed.
-    series_key: int = 0
-
-    def dump(self) -> dict[str, Any]:
-        """Plain data for the saved room."""
-        return dict(self.__dict__)
 
 
 @dataclass
@@ -201,9 +179,9 @@ class RoomCore:
             self.game_ms = 0.0
             if self.run_since is not None:
                 self.run_since = wall
-        for seat in self.seats:
-            if seat.kind == "open":
-                seat.kind = "cpu"
+        for each in self.seats:
+            if each.kind == "open":
+                each.kind = "cpu"
         n, options = len(self.seats), self.settings.options
         seed = match_seed(self.settings.seed, self.match, self.settings.series_key)
         cpus = [i for i, seat in enumerate(self.seats) if seat.kind == "cpu"]

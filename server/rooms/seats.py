@@ -128,3 +128,25 @@ class Seat(Watched):
             "away_ms": away_ms if away else None,
             "cover_in_ms": cover_in_ms if presence == "away" else None,
         }
+
+
+@dataclass
+class RoomSettings(Watched):
+    """What the host chose; fixed for the room's life (but for `host`, which passes to
+    another human when the host leaves)."""
+
+    game_id: str
+    options: dict[str, Any]
+    seed: int
+    host: int
+    public: bool = False
+    name: str = ""
+    difficulty: str = "normal"
+    cover_after_ms: int | None = None
+    spectators: bool = True  # whether connections without a seat token may watch
+    # Secret salt of the later matches' seeds (see match_seed); 0 in rooms with a fixed seed.
+    series_key: int = 0
+
+    def dump(self) -> dict[str, Any]:
+        """Plain data for the saved room."""
+        return dict(self.__dict__)

@@ -121,7 +121,12 @@ def message_for(
         seat = held[0]
         message[field] = views[seat]
         if core.status == "playing":
-            if field == "patch" and game.actions_kept(state, seat, core.view_moves, events):
+            moves = core.view_moves  # a patch is only made while the room notes them
+            if (
+                field == "patch"
+                and moves is not None
+                and game.actions_kept(state, seat, moves, events)
+            ):
                 del message["legal"]  # unchanged: the client keeps the last ones
             else:
                 message["legal"] = {seat: game.actions(state, seat)}

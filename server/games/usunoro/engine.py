@@ -177,19 +177,21 @@ class Usunoro(Game):
             return [] if seat in state["taken"] else [{"type": "grab"}]
         return [] if self._match_over(state) else [{"type": "next"}]
 
-    def apply(self, state: State, seat: int, action: Action, now: int) -> list[Event]:
+    # `seat` and `action` come from clients: typed Any, since `_apply` checks them (a
+    # compiled build, setup.py, checks annotations before the body runs).
+    def apply(self, state: State, seat: Any, action: Any, now: int) -> list[Event]:
         """Check one move and apply it; IllegalAction leaves the state untouched.
 
         A move of a seat in `cpu_seats` is a CPU's (U13: it does not hold off the idle void).
         """
         return self._apply(state, seat, action, now, seat not in state.get("cpu_seats", ()))
 
-    def apply_cpu(self, state: State, seat: int, action: Action, now: int) -> list[Event]:
+    def apply_cpu(self, state: State, seat: Any, action: Any, now: int) -> list[Event]:
         """`apply` for a move a CPU made, also one covering a human seat: U13 counts the
         idle void from human input only, so this one does not restart it."""
         return self._apply(state, seat, action, now, False)
 
-    def _apply(self, state: State, seat: int, action: Action, now: int, human: bool) -> list[Event]:
+    def _apply(self, state: State, seat: Any, action: Any, now: int, human: bool) -> list[Event]:
         if type(seat) is not int or not 0 <= seat < SEATS:
             raise IllegalAction("bad_seat", "no such seat")
         kind = action.get("type") if isinstance(action, dict) else None
