@@ -1,0 +1,48 @@
+"""Optional compiled build of the move path (mypyc); everything else is in pyproject.toml.
+
+A plain `pip install .` installs pure Python. With ZASHIKI_COMPILE=1 the modules in
+COMPILED (the rules, the room and its views, the frame codec: most of the Python a
+move runs) are compiled to C extensions by mypyc, which cuts the server's CPU per move
+(docs/ARCHITECTURE.md, "Where a move's CPU goes"). It needs mypy and a C compiler:
+
+    pip install mypy setuptools
+    ZASHIKI_COMPILE=1 pip install --no-build-isolation .
+    ZASHIKI_COMPILE=1 python setup.py build_ext --inplace   # in a checkout, beside the .py
+
+The compiled modules behave as the Python ones, but for one thing: mypyc checks the
+type annotations at run time, so `.ci/run` runs the room and network tests against a
+compiled copy too. Built in place, a module's .so shadows its .py: delete them
+(`git clean -fX server`) before changing the code.
+"""
+
+from __future__ import annotations
+
+import os
+
+from setuptools import setup
+
+COMPILED = [
+    "server/games/cards.py",
+    "server/games/usunoro/engine.py",
+    "server/games/usunoro/rules.py",
+    "server/games/usunoro/views.py",
+    "server/rooms/core.py",
+    "server/rooms/presence.py",
+    "server/rooms/room.py",
+    "server/rooms/talk.py",
+    "server/rooms/view_messages.py",
+    "server/store/codec.py",
+    "server/web/frames.py",
+]
+
+ext_modules = []
+if os.environ.get("ZASHIKI_COMPILE") == "1":
+    try:
+        from mypyc.build import mypycify
+    except ImportError as exc:
+        raise SystemExit(
+            "ZASHIKI_COMPILE=1 needs mypy (pip install mypy) and, for pip, --no-build-isolation"
+        ) from exc
+    ext_modules = mypycify(COMPILED, opt_level="3")
+
+setup(ext_modules=ext_modules)
