@@ -26,13 +26,17 @@ COMPILED = [
     "server/games/usunoro/engine.py",
     "server/games/usunoro/rules.py",
     "server/games/usunoro/views.py",
+    "server/rooms/attachment.py",
     "server/rooms/core.py",
+    "server/rooms/inbox.py",
     "server/rooms/presence.py",
     "server/rooms/room.py",
     "server/rooms/talk.py",
     "server/rooms/view_messages.py",
     "server/store/codec.py",
     "server/web/frames.py",
+    "server/web/limits.py",
+    "server/web/metrics.py",
 ]
 
 ext_modules = []

@@ -10,8 +10,6 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from server.games.contract import Action
-
 if TYPE_CHECKING:
     from server.rooms.room import Room
 
@@ -41,7 +39,9 @@ class Attachment:
         # The room's chat as of the attach, for the welcome frame (see take_history).
         self.history: list[dict[str, Any]] = []
 
-    def move(self, seat: int, seq: int, action: Action) -> asyncio.Future[dict[str, Any]]:
+    # Typed Any: the room checks what a client sent (a compiled build checks annotations
+    # on entry, and would refuse a malformed move with a TypeError instead).
+    def move(self, seat: Any, seq: Any, action: Any) -> asyncio.Future[dict[str, Any]]:
         """Make a move for one of this attachment's seats; the future is done once it is
         saved (inputs are queued at once, so a client's frames keep their order).
 

@@ -237,6 +237,7 @@ class Replayer:
         elif perspective is None:
             record["view"] = public
         else:
+            assert isinstance(perspective, int)  # `perspective_of` gives a seat, None or "open"
             record["view"] = game.view(state, perspective)
             record["legal"] = game.actions(state, perspective)
         if step == self.steps - 1:

@@ -223,7 +223,7 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
             message = self.queue.get_nowait()
             if message["type"] == "websocket.receive":
                 data = message.get("bytes")
-                receiver(data if data is not None else message.get("text", ""))
+                receiver(data if data is not None else message.get("text") or "")
             else:
                 kept.append(message)
         for message in kept:
