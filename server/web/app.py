@@ -24,6 +24,7 @@ from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from server.rooms import room as room_module
 from server.rooms.clock import RealClock
 from server.rooms.manager import LEASE_MS, RoomManager
 from server.store.bus import Bus, MemoryBus
@@ -63,6 +64,14 @@ def describe_store(redis_url: str | None) -> str:
         shown = parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
         return f"store: Redis at {shown}"
     return "store: in-process memory (no Redis address given; rooms end with the process)"
+
+
+def describe_build() -> str:
+    """The log line saying whether the move path runs compiled (setup.py's
+    ZASHIKI_COMPILE=1 build) or as Python source: the server's CPU per move differs."""
+    if not (room_module.__file__ or "").endswith(".py"):
+        return "move path: compiled by mypyc"
+    return "move path: interpreted (ZASHIKI_COMPILE=1 compiles it; see setup.py)"
 
 
 def make_store(redis_url: str | None) -> Store:

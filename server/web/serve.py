@@ -13,7 +13,7 @@ from starlette.websockets import WebSocket
 
 from server.rooms.manager import LEASE_MS
 from server.web import ws
-from server.web.app import create_app, describe_store
+from server.web.app import create_app, describe_build, describe_store
 from server.web.limits import Limits
 from server.web.ws_protocol import DirectSendProtocol
 
@@ -66,6 +66,7 @@ def serve(
     limits = limits or Limits()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
     log.info(describe_store(redis_url))
+    log.info(describe_build())
     # The node id names this process in room leases and on the bus; the same one after a
     # restart in place takes its rooms back at once.
     app = create_app(redis_url, limits, lease_ms, node_id or f"{socket.gethostname()}:{port}")

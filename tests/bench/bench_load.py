@@ -432,9 +432,12 @@ def main() -> None:
             url = f"http://127.0.0.1:{port}"
             wait_healthy(url, procs[1])
             where = "server on core 0, redis and generator on core 1" if pin else "unpinned"
+            # A compiled build (setup.py) in this tree runs instead of its Python source.
+            compiled = any((ROOT / "server" / "rooms").glob("room.*.so"))
             print(
                 f"server pid {procs[1].pid}: {where}; nice {args.nice}; "
-                f"load average {os.getloadavg()[0]:.1f}; python {args.python}"
+                f"load average {os.getloadavg()[0]:.1f}; python {args.python}; "
+                f"move path {'compiled' if compiled else 'interpreted'}"
             )
             measure(url, procs[1].pid)
         finally:

@@ -9,6 +9,7 @@ import urllib.request
 import pytest
 
 from client.lib import Client, ZashikiError
+from server.rooms import room as room_module
 from tests.net.conftest import ServerProcess
 
 
@@ -133,3 +134,10 @@ async def test_metrics_count_live_rooms_and_moves(server: ServerProcess, client:
 async def test_root_serves_the_browser_client(server: ServerProcess) -> None:
     with urllib.request.urlopen(server.url + "/", timeout=5) as answer:
         assert answer.status == 200 and b"<html" in answer.read().lower()
+
+
+def test_the_log_says_whether_the_move_path_runs_compiled(server: ServerProcess) -> None:
+    # The server runs from the tree this process imports from.
+    compiled = not (room_module.__file__ or "").endswith(".py")
+    expected = "move path: compiled" if compiled else "move path: interpreted"
+    assert expected in server.output()
