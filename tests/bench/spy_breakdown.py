@@ -19,7 +19,8 @@ import re
 from collections import Counter
 from pathlib import Path
 
-# (part, markers): a marker is a function name as py-spy writes it, "Class.method (path".
+# (part, markers): a marker is a function name as py-spy writes it, "Class.method (path",
+# or as it names the C function of a compiled module (setup.py), "module___Class___method".
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("socket writes (four views)", ("write_binary (server/web/ws_protocol.py",)),
     (
@@ -28,11 +29,16 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "Room._publish (",
             "Outbox.push_view (",
             "ViewEncoder.encode (",
+            "room___Room____publish (",
+            "frames___ViewEncoder___encode (",
         ),
     ),
     ("saving: Redis client", ("RedisStore.", "RespConnection.", "_Protocol.data_received (")),
-    ("saving: room state packed", ("Room.blob (",)),
-    ("rules and room logic", ("Room._handle (", "Room._run (")),
+    ("saving: room state packed", ("Room.blob (", "room___Room___blob (")),
+    (
+        "rules and room logic",
+        ("Room._handle (", "Room._run (", "room____handle_Room_gen", "room____run_Room_gen"),
+    ),
     (
         "reading client frames",
         ("DirectSendProtocol.data_received (", "FrameReader.", "_take_frames ("),
@@ -60,6 +66,8 @@ def part_of(stack: tuple[str, ...]) -> str:
 
     >>> part_of(("Room._run (server/rooms/room.py)", "Room._publish (server/rooms/room.py)"))
     'views: built and packed'
+    >>> part_of(("CPyDef_room___Room___blob (__native_0a1b.c)",))
+    'saving: room state packed'
     >>> part_of(("Runner.run (asyncio/runners.py)",))
     'event loop, timers and the rest'
     """
