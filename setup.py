@@ -1,8 +1,9 @@
 """Optional compiled build of the move path (mypyc); everything else is in pyproject.toml.
 
 A plain `pip install .` installs pure Python. With ZASHIKI_COMPILE=1 the modules in
-COMPILED (the rules, the room and its views, the frame codec: most of the Python a
-move runs) are compiled to C extensions by mypyc, which cuts the server's CPU per move
+COMPILED (the rules, the room and its views, the frame codec, the websocket endpoint
+and protocol, the save path's Redis connection: most of the Python a move runs) are
+compiled to C extensions by mypyc, which cuts the server's CPU per move
 (docs/ARCHITECTURE.md, "Where a move's CPU goes"). It needs mypy and a C compiler:
 
     pip install mypy setuptools
@@ -11,8 +12,10 @@ move runs) are compiled to C extensions by mypyc, which cuts the server's CPU pe
 
 The compiled modules behave as the Python ones, but for one thing: mypyc checks the
 type annotations at run time, so `.ci/run` runs the room and network tests against a
-compiled copy too. Built in place, a module's .so shadows its .py: delete them
-(`git clean -fX server`) before changing the code.
+compiled copy too. (One trap: a name bound by two `except ... as` clauses takes the
+first clause's type, so the second raises TypeError; give each clause its own name.)
+Built in place, a module's .so shadows its .py: delete them (`git clean -fX server`)
+before changing the code.
 """
 
 from __future__ import annotations
@@ -34,9 +37,12 @@ COMPILED = [
     "server/rooms/talk.py",
     "server/rooms/view_messages.py",
     "server/store/codec.py",
+    "server/store/resp.py",
     "server/web/frames.py",
     "server/web/limits.py",
     "server/web/metrics.py",
+    "server/web/ws.py",
+    "server/web/ws_protocol.py",
 ]
 
 ext_modules = []

@@ -239,6 +239,7 @@ class Owner:
             closed = RoomError("room_moved", MOVED)
             self._refuse(message["f"], message["r"], closed, n=-1)
             return
+        work: Awaitable[Any]
         if message["k"] == "move":
             seat, seq, action = message["a"]
             work = served.att.move(seat, seq, action)
@@ -248,9 +249,7 @@ class Owner:
             work = served.att.pause() if message["a"][0] else served.att.resume()
         self._spawn(self._serve_link_call(served, message["r"], work))
 
-    async def _serve_link_call(
-        self, served: _Served, request: int, work: Coroutine[Any, Any, Any]
-    ) -> None:
+    async def _serve_link_call(self, served: _Served, request: int, work: Awaitable[Any]) -> None:
         try:
             result = await work
         except RoomError as exc:

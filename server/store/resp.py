@@ -126,7 +126,7 @@ class RespConnection:
             return False
         protocol.batches.append(_Batch(done, len(commands)))
         assert protocol.transport is not None
-        protocol.transport.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))
+        protocol.transport.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))  # type: ignore[arg-type]
         return True
 
     async def send(self, commands: Sequence[Command]) -> None:
@@ -135,7 +135,7 @@ class RespConnection:
         if protocol is None or protocol.closed:
             protocol = await self._connect()
         assert protocol.transport is not None
-        protocol.transport.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))
+        protocol.transport.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))  # type: ignore[arg-type]
 
     async def aclose(self) -> None:
         """Close the connection (batches in flight fail)."""

@@ -14,7 +14,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable
-from typing import Any
+from typing import Any, cast
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -220,13 +220,13 @@ async def play(websocket: WebSocket) -> None:
         hello = frames.parse(data, limits.max_frame)
         if hello["t"] != "hello":
             raise FrameError(frames.BAD_FRAME, "the first frame must be a hello")
-    except FrameError as exc:
-        await refuse(websocket, exc.code, exc.message, Close.BAD_HELLO)
+    except FrameError as bad:
+        await refuse(websocket, bad.code, bad.message, Close.BAD_HELLO)
         return
     try:
         spend(websocket, "lookups")
-    except RateLimited as exc:
-        await refuse(websocket, exc.code, exc.message, Close.TRY_AGAIN_LATER)
+    except RateLimited as limited:
+        await refuse(websocket, limited.code, limited.message, Close.TRY_AGAIN_LATER)
         return
     # Seat holders and spectators are counted apart: spectators never keep a player out.
     tokens = hello["tokens"]
@@ -253,12 +253,12 @@ async def serve_attached(
     outbox = Outbox(websocket, services.limits.outbox_frames)
     try:
         attachment = await services.manager.attach(room, tokens, outbox.push_view, patches)
-    except RoomError as exc:
-        close = ATTACH_CLOSE.get(exc.code, Close.TRY_AGAIN_LATER)
-        await refuse(websocket, exc.code, exc.message, close)
+    except RoomError as refused:
+        close = ATTACH_CLOSE.get(refused.code, Close.TRY_AGAIN_LATER)
+        await refuse(websocket, refused.code, refused.message, close)
         return
-    except StoreError as exc:
-        log.warning("websocket to room %s: the store failed: %s", room, exc)
+    except StoreError as failed:
+        log.warning("websocket to room %s: the store failed: %s", room, failed)
         await refuse(websocket, "store_error", STORE_DOWN, Close.TRY_AGAIN_LATER)
         return
     metrics = services.metrics
@@ -312,7 +312,7 @@ class FrameReader:
         # Frames read directly whose answers are not sent yet, oldest first: (frame or
         # None if unparsable, started, the room's answer to come or None, refusal).
         self.waiting: list[
-            tuple[dict[str, Any] | None, float, asyncio.Future[Any] | None, Exception | None]
+            tuple[dict[str, Any] | None, float, asyncio.Future[Any] | None, BaseException | None]
         ] = []
         self._hold: HoldReading | None = None
 
@@ -346,10 +346,13 @@ class FrameReader:
         """The protocol's receiver: check and start the frame in `data`. Answers go out
         in the order of the frames, so one that waits on the room holds back the answers
         of those after it (`_send_ready`)."""
-        frame, started, work, refused = None, time.monotonic(), None, None
+        frame, started = None, time.monotonic()
+        work: asyncio.Future[Any] | None = None
+        refused: BaseException | None = None
         try:
             frame = self.parse(data, started)
-            work = self.start(frame)
+            # Read directly only with a room run here, whose answers are futures.
+            work = cast("asyncio.Future[Any] | None", self.start(frame))
         except (FrameError, RoomError, StoreError) as exc:
             refused = exc
         if work is None and not self.waiting:
