@@ -2,7 +2,7 @@
 
 A plain `pip install .` installs pure Python. With ZASHIKI_COMPILE=1 the modules in
 COMPILED (the rules, the room and its views, the frame codec, the websocket endpoint
-and protocol, the save path's Redis connection: most of the Python a move runs) are
+and protocol, the group-committed saves and their Redis connection: most of the Python a move runs) are
 compiled to C extensions by mypyc, which cuts the server's CPU per move
 (docs/ARCHITECTURE.md, "Where a move's CPU goes"). It needs mypy and a C compiler:
 
@@ -37,6 +37,7 @@ COMPILED = [
     "server/rooms/talk.py",
     "server/rooms/view_messages.py",
     "server/store/codec.py",
+    "server/store/group_commit.py",
     "server/store/resp.py",
     "server/web/frames.py",
     "server/web/limits.py",

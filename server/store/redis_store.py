@@ -1,4 +1,4 @@
-"""The Redis store (redis-py asyncio), with group commit.
+"""The Redis store (redis-py asyncio); saves are group-committed (group_commit.py).
 
 Keys, under a prefix (default "zk:"): `room:{code}` a hash {v: version, b: blob};
 `log:{code}` a stream of packed log entries; `lease:{code}` the owner's id with a TTL;
@@ -6,23 +6,18 @@ Keys, under a prefix (default "zk:"): `room:{code}` a hash {v: version, b: blob}
 chat messages. Room and log expire `idle_ttl_ms` after the last save, the chat as long
 after its last message.
 
-A save is one Lua script (compare-and-set of the version, then the blob, the XADDs and
-the expiry), so it is atomic on its own. Saves from all rooms that changed in one
-event-loop iteration are sent together in one pipelined round trip (group commit; in
-MULTI/EXEC when there are several) over a dedicated lean connection (resp.py), with one
-batch in flight at a time; each caller still awaits its own result. The per-round-trip
-client cost dominates a save, so one batch for many rooms, and a cheap round trip, are
-the main levers on throughput. Everything else goes through redis-py.
+A save is one Lua script, atomic on its own; the saves of many rooms go to Redis
+together over a lean connection of their own (group_commit.py, resp.py). Everything
+else goes through redis-py.
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
-import hiredis
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -30,24 +25,15 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from server.store import codec
-from server.store.resp import Command, RespConnection
+from server.store.group_commit import SAVE_SCRIPT, GroupCommit
 from server.store.store import (
     IDLE_TTL_MS,
     RoomExists,
-    StaleVersion,
     Store,
     StoredRoom,
     StoreError,
 )
 
-_SAVE = """
-if tonumber(redis.call('HGET', KEYS[1], 'v')) ~= tonumber(ARGV[1]) - 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'b', ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-for i = 4, #ARGV do redis.call('XADD', KEYS[2], '*', 'e', ARGV[i]) end
-redis.call('PEXPIRE', KEYS[2], ARGV[3])
-return 1
-"""
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('DEL', KEYS[2], KEYS[3])
@@ -74,7 +60,6 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 """
 
-_Pending = tuple[str, int, bytes, list[bytes], "asyncio.Future[None]"]
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -90,42 +75,6 @@ def _outage_is_store_error(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, 
             raise StoreError(f"Redis: {exc}") from exc
 
     return run
-
-
-def _fail(batch: list[_Pending], exc: Exception) -> None:
-    """Every save of `batch` fails with the store's own error."""
-    if isinstance(exc, RedisError | OSError | hiredis.ReplyError):
-        exc = StoreError(f"Redis: {exc}")
-    for *_, future in batch:
-        if not future.done():
-            future.set_exception(exc)
-
-
-def _settle(batch: list[_Pending], results: list[Any]) -> None:
-    """Each save's answer: done, refused by its version (StaleVersion), or failed."""
-    for (code, *_, future), result in zip(batch, results, strict=True):
-        if future.done():
-            continue
-        if isinstance(result, Exception):
-            future.set_exception(StoreError(f"Redis: {result}"))
-        elif result != 1:
-            future.set_exception(StaleVersion(code))
-        else:
-            future.set_result(None)
-
-
-def _results(replies: list[Any], wrapped: bool) -> list[Any]:
-    """The save scripts' replies in one batch's replies (EXEC's list when wrapped); raises
-    the error EXEC answered instead (e.g. a command was malformed)."""
-    results = replies[-1] if wrapped else replies
-    if isinstance(results, Exception):
-        raise results
-    return results
-
-
-def _no_script(reply: Any) -> bool:
-    """True for Redis's answer to an EVALSHA of a script it does not have cached."""
-    return isinstance(reply, Exception) and str(reply).startswith("NOSCRIPT")
 
 
 class RedisStore(Store):
@@ -158,32 +107,27 @@ class RedisStore(Store):
         self._redis = aioredis.Redis.from_pool(pool)
         self.prefix = prefix
         self.idle_ttl_ms = idle_ttl_ms
-        self.transaction = transaction
-        self._save = self._redis.register_script(_SAVE)
+        save_script = self._redis.register_script(SAVE_SCRIPT)
         self._create = self._redis.register_script(_CREATE)
         self._acquire = self._redis.register_script(_ACQUIRE)
         self._renew = self._redis.register_script(_RENEW)
         self._release = self._redis.register_script(_RELEASE)
-        # Saves go over their own lean connection: redis-py's pipeline costs ~125 µs of
-        # CPU per round trip, more than the rest of a move (see resp.py).
-        self._saves = RespConnection(url)
-        self._batch: list[_Pending] = []
-        self._busy = False  # a batch is being sent or is scheduled to be
-        self._idle: asyncio.Future[None] | None = None  # aclose waits on it
-        # The loop saves run on, kept: asking asyncio for it makes a getpid system call
-        # in Python 3.11 (0.28 µs here against 0.04 for `is_running`), once per save.
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._saves = GroupCommit(
+            url,
+            prefix=prefix,
+            idle_ttl_ms=idle_ttl_ms,
+            transaction=transaction,
+            script_sha=save_script.sha,
+            load_script=functools.partial(self._redis.script_load, SAVE_SCRIPT),
+        )
 
     def _key(self, kind: str, code: str) -> str:
         return f"{self.prefix}{kind}:{code}"
 
     async def start(self) -> None:
-        await self._redis.script_load(_SAVE)
+        await self._redis.script_load(SAVE_SCRIPT)
 
     async def aclose(self) -> None:
-        if self._busy:
-            self._idle = asyncio.get_running_loop().create_future()
-            await self._idle
         await self._saves.aclose()
         await self._redis.aclose()
 
@@ -210,90 +154,8 @@ class RedisStore(Store):
     def save(
         self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None = None
     ) -> asyncio.Future[None]:
-        """As `Store.save`, group-committed: the future is done once the batch this save
-        joined has its reply. No task per save: a callback sends the batch, and each
-        reply sends the saves that came meanwhile."""
-        loop = self._loop
-        if loop is None or not loop.is_running():  # the first save, or a new loop (tests)
-            loop = self._loop = asyncio.get_running_loop()
-        future: asyncio.Future[None] = loop.create_future()
-        self._batch.append((code, version, blob, [codec.pack(e) for e in log or ()], future))
-        if not self._busy:
-            self._busy = True
-            loop.call_soon(self._send_batch)  # the saves of this loop iteration join it
-        return future
-
-    def _send_batch(self) -> None:
-        """Send what waits as one round trip; with nothing waiting the flusher rests."""
-        batch, self._batch = self._batch, []
-        if not batch:
-            self._busy = False
-            if self._idle is not None and not self._idle.done():
-                self._idle.set_result(None)
-            return
-        commands, wrapped = self._commands(batch)
-        # The replies are handled as soon as they are read: no future, no extra turn of
-        # the loop before the rooms hear that their saves are done.
-        if not self._saves.submit(commands, functools.partial(self._landed, batch, wrapped)):
-            # No connection yet, or it was lost: the awaited path opens one.
-            self._then_send(self._flush(batch))
-
-    def _then_send(self, flush: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.get_running_loop().create_task(flush)
-        task.add_done_callback(lambda _: self._send_batch())
-
-    def _landed(self, batch: list[_Pending], wrapped: bool, replies: list[Any] | Exception) -> None:
-        """A batch's replies (or the error that lost them): settle each save, then send
-        the next batch."""
-        try:
-            if isinstance(replies, Exception):
-                raise replies
-            results = _results(replies, wrapped)
-        except Exception as exc:
-            _fail(batch, exc)
-        else:
-            if any(_no_script(r) for r in results):
-                # Redis lost its script cache (a restart): load it and send the batch again.
-                self._then_send(self._reload_and_flush(batch))
-                return
-            _settle(batch, results)
-        self._send_batch()
-
-    def _commands(self, batch: list[_Pending]) -> tuple[list[Command], bool]:
-        """The batch's commands, and whether they are wrapped in MULTI/EXEC."""
-        ttl, sha = self.idle_ttl_ms, self._save.sha
-        commands: list[Command] = [
-            ("EVALSHA", sha, 2, self._key("room", code), self._key("log", code), version, blob)
-            + (ttl, *entries)
-            for code, version, blob, entries, _ in batch
-        ]
-        # One room's save is one script, atomic by itself: MULTI/EXEC would only add two
-        # commands and two replies to the round trip.
-        wrapped = self.transaction and len(commands) > 1
-        if wrapped:
-            commands = [("MULTI",), *commands, ("EXEC",)]
-        return commands, wrapped
-
-    async def _flush(self, batch: list[_Pending], retry: bool = True) -> None:
-        """Send one batch awaiting its replies (opening the connection if need be)."""
-        commands, wrapped = self._commands(batch)
-        try:
-            results = _results(await self._saves.execute(commands), wrapped)
-        except Exception as exc:
-            _fail(batch, exc)
-            return
-        if retry and any(_no_script(r) for r in results):
-            await self._reload_and_flush(batch)
-            return
-        _settle(batch, results)
-
-    async def _reload_and_flush(self, batch: list[_Pending]) -> None:
-        try:
-            await self._redis.script_load(_SAVE)
-        except Exception as exc:  # every caller must hear of it, or it waits forever
-            _fail(batch, exc)
-            return
-        await self._flush(batch, retry=False)
+        """As `Store.save`, group-committed (group_commit.py)."""
+        return self._saves.save(code, version, blob, log)
 
     @_outage_is_store_error
     async def read_log(self, code: str) -> list[dict[str, Any]]:

@@ -12,9 +12,10 @@ receive, ping, close and back-pressure otherwise stay uvicorn's.
 Reading frames: a client's moves are small binary frames, and websockets' sans-I/O
 parser costs more per frame than the rest of the receive path. Once the handshake is
 read, this protocol finds frame boundaries itself: a short, final, masked binary frame
-(nearly every frame a client sends) is unmasked here, and every other frame (text,
-ping, pong, close, fragments, anything long or malformed) is passed whole to websockets,
-which so always reads from a frame boundary and keeps its state, checks and replies.
+(nearly every frame a client sends) is unmasked here, and so is a short pong (the
+answer to uvicorn's keep-alive ping); every other frame (text, ping, close, fragments,
+anything long or malformed) is passed whole to websockets, which so always reads from
+a frame boundary and keeps its state, checks and replies.
 
 Receiving: a second extension, `DIRECT_RECEIVE`, lets the app take data messages as
 they arrive, handed to a synchronous callback instead of queued for `receive()` (which
@@ -33,6 +34,7 @@ from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame, Opcode
 from websockets.http11 import Request
 from websockets.protocol import State
 
@@ -52,6 +54,7 @@ HoldReading = Callable[[bool], None]
 READ_AHEAD = 4  # received messages held for the app before reading pauses
 
 _OPCODE_BINARY_FIN = 0x82
+_OPCODE_PONG_FIN = 0x8A
 _MASKED = 0x80
 _SHORT_MAX = 125  # payload lengths held in the frame's second byte
 _SHORT = struct.Struct("!BB").pack
@@ -131,6 +134,9 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
     _framing = False
     _partial = b""  # the start of a frame not yet all received
     _passing = 0  # bytes of the frame websockets is reading, still to hand it
+    # The transport's back-pressure, as uvicorn's `writable` event holds it, read without
+    # a Python call on every view sent.
+    _write_paused = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -181,6 +187,16 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
                 pos = start + size
                 self.send_receive_event_to_app()
                 continue
+            if first == _OPCODE_PONG_FIN and second & _MASKED and size <= _SHORT_MAX:
+                if end - pos < 6 + size:
+                    break
+                start = pos + 6
+                payload = apply_mask(buf[start : start + size], buf[pos + 2 : start])
+                pos = start + size
+                # websockets does nothing with a pong but hand it on; uvicorn's keep-alive
+                # matches it to its ping.
+                self.handle_pong(Frame(Opcode.PONG, payload))
+                continue
             extended = 2 if size == 126 else 8 if size == 127 else 0
             header = 2 + extended + (4 if second & _MASKED else 0)
             if end - pos < header:
@@ -209,6 +225,14 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
         if scope is not None:  # the upgrade was accepted: the app runs next
             scope["extensions"][DIRECT_SEND] = self.write_binary
             scope["extensions"][DIRECT_RECEIVE] = self.receive_directly
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._write_paused = True
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._write_paused = False
 
     def receive_directly(self, receiver: Receiver) -> HoldReading:
         """From now on give every data message to `receiver` as it arrives (those already
@@ -247,7 +271,7 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
             not self.handshake_complete
             or self.close_sent
             or self.disconnected
-            or not self.writable.is_set()
+            or self._write_paused
             or self.transport.is_closing()
         ):
             return False

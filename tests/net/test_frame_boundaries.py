@@ -1,5 +1,6 @@
 """Websocket frames however TCP cuts them: the server finds frame boundaries itself for
-short binary frames (ws_protocol.py) and hands websockets every other frame whole.
+short binary frames and pongs (ws_protocol.py) and hands websockets every other frame
+whole.
 
 A raw socket does the handshake and writes frames byte by byte, so every frame is split
 at every possible place; control frames, text frames and a fragmented message are mixed
@@ -143,8 +144,11 @@ class FakeTransport:
     def resume_reading(self) -> None: ...
 
 
-async def test_websockets_reads_only_the_frames_the_protocol_does_not_take() -> None:
-    taken: list[bytes | str] = []
+async def accepted_protocol(
+    taken: list[bytes | str],
+) -> tuple[DirectSendProtocol, list[bytes]]:
+    """Our protocol on a fake transport, past the handshake, its app taking data frames
+    into `taken`; and the list of bytes websockets' parser is then given."""
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         assert (await receive())["type"] == "websocket.connect"
@@ -169,17 +173,31 @@ async def test_websockets_reads_only_the_frames_the_protocol_does_not_take() -> 
         await asyncio.sleep(0)  # the app accepts and takes frames directly
     assert protocol.handshake_complete
     fed.clear()
+    return protocol, fed
+
+
+async def test_websockets_reads_only_the_frames_the_protocol_does_not_take() -> None:
+    taken: list[bytes | str] = []
+    protocol, fed = await accepted_protocol(taken)
+    # uvicorn's keep-alive ping; the client's pong comes back among the frames below.
+    protocol.send_keepalive_ping()
+    ping_payload = protocol.transport.written[-1][2:]  # type: ignore[attr-defined]
+    assert protocol.pending_ping_payload == ping_payload and protocol.pong_timer is not None
     short = [client_frame(BINARY, bytes([n]) * n) for n in (1, 125)]
+    pong = client_frame(PONG, ping_payload)
     others = [
         client_frame(PING, b"\x82\x85" * 3),  # bytes that look like a short frame's header
         client_frame(TEXT, b"hi"),
         client_frame(BINARY, b"y" * 126),  # a 16-bit length: websockets reads it
     ]
-    stream = short[0] + others[0] + short[1] + others[1] + others[2] + short[0]
+    stream = short[0] + others[0] + short[1] + pong + others[1] + others[2] + short[0]
     for i in range(len(stream)):  # one byte at a time
         protocol.data_received(stream[i : i + 1])
     assert b"".join(fed) == b"".join(others), "websockets read a frame the protocol took"
     assert taken == [b"\x01", b"}" * 125, "hi", b"y" * 126, b"\x01"]
+    # The pong, read by the protocol itself, still answered the keep-alive ping.
+    assert protocol.pending_ping_payload is None and protocol.pong_timer is None
+    assert protocol.ping_timer is not None  # the next ping is on its way
     protocol.connection_lost(None)  # the app hears the disconnect and returns
     for _ in range(5):
         await asyncio.sleep(0)
@@ -203,3 +221,17 @@ async def test_a_short_frame_inside_a_fragmented_message_is_a_protocol_error(
         assert codec.unpack(payload).get("t") != "pong", "the short frame was read"
     assert struct.unpack("!H", payload[:2])[0] == 1002
     ws.writer.close()
+
+
+async def test_views_are_written_directly_only_while_the_transport_takes_them() -> None:
+    protocol, _ = await accepted_protocol([])
+    written = protocol.transport.written  # type: ignore[attr-defined]
+    assert protocol.write_binary(b"one") and written[-1] == b"\x82\x03one"
+    protocol.pause_writing()  # the transport's buffer is above its high-water mark
+    assert not protocol.write_binary(b"two")
+    protocol.resume_writing()
+    assert protocol.write_binary(b"three") and written[-1] == b"\x82\x05three"
+    protocol.connection_lost(None)
+    assert not protocol.write_binary(b"four")
+    for _ in range(5):
+        await asyncio.sleep(0)
