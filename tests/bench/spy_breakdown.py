@@ -22,7 +22,10 @@ from pathlib import Path
 # (part, markers): a marker is a function name as py-spy writes it, "Class.method (path",
 # or as it names the C function of a compiled module (setup.py), "module___Class___method".
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("socket writes (four views)", ("write_binary (server/web/ws_protocol.py",)),
+    (
+        "socket writes (four views)",
+        ("write_binary (server/web/ws_protocol.py", "DirectSendProtocol___write_binary"),
+    ),
     (
         "views: built and packed",
         (
@@ -31,9 +34,20 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ViewEncoder.encode (",
             "room___Room____publish (",
             "frames___ViewEncoder___encode (",
+            "ws___Outbox___push_view",
         ),
     ),
-    ("saving: Redis client", ("RedisStore.", "RespConnection.", "_Protocol.data_received (")),
+    (
+        "saving: Redis client",
+        (
+            "RedisStore.",
+            "GroupCommit.",
+            "RespConnection.",
+            "_Protocol.data_received (",
+            "group_commit___",
+            "resp___",
+        ),
+    ),
     ("saving: room state packed", ("Room.blob (", "room___Room___blob (")),
     (
         "rules and room logic",
@@ -41,7 +55,14 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "reading client frames",
-        ("DirectSendProtocol.data_received (", "FrameReader.", "_take_frames ("),
+        (
+            "DirectSendProtocol.data_received (",
+            "FrameReader.",
+            "_take_frames (",
+            "DirectSendProtocol___data_received",
+            "DirectSendProtocol____take_frames",
+            "ws___FrameReader___",
+        ),
     ),
     ("keepalive pings", ("send_keepalive_ping (", "handle_pong (")),
 )

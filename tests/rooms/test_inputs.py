@@ -32,6 +32,23 @@ async def test_a_repeated_sequence_number_gets_the_same_answer_and_applies_once(
     assert saved["state"]["marks"][0] == first["card"]
 
 
+async def test_a_resend_after_a_restart_gets_the_answer_of_the_seats_last_move(
+    env: Env,
+) -> None:
+    # Each seat's last move and answer are saved with the room (packed once per move):
+    # the save after a seat's second move must carry that move, not the first.
+    code, tokens, player = await started(env)
+    await player.att.move(0, 1, marks(player)[0])
+    second = await player.att.move(0, 2, marks(player)[1])
+    assert (await env.saved(code))["seqs"] == [[0, 2, second]]
+    await env.manager.unload(code)
+    env.new_manager("b")
+    again = await env.join(code, tokens, Player(plays=False))
+    assert await again.att.move(0, 2, marks(again)[0]) == second  # answered, not replayed
+    with pytest.raises(RoomError, match="stale_seq"):
+        await again.att.move(0, 1, marks(again)[0])
+
+
 async def test_an_older_sequence_number_is_refused(env: Env) -> None:
     _, _, player = await started(env)
     await player.att.move(0, 5, marks(player)[0])
