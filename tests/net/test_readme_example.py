@@ -21,11 +21,16 @@ def test_the_readme_example_plays_a_match_with_exchanges(server: ServerProcess) 
     code = readme_example()
     assert '"http://127.0.0.1:8000"' in code
     code = code.replace('"http://127.0.0.1:8000"', repr(server.url))
-    run = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=180
-    )
-    assert run.returncode == 0, run.stderr
-    found = re.search(r"^(\d+) exchanges; places \[([\d, ]+)\]$", run.stdout, re.M)
-    assert found, run.stdout
-    assert int(found[1]) > 0, "no card ever changed hands: no round was played"
-    assert sorted(int(p) for p in found[2].split(","))[0] == 1
+    # A short match can end before any card is passed: a hand dealt four of a kind
+    # is grabbed at once. So a match without exchanges is played again, up to three.
+    for _ in range(3):
+        run = subprocess.run(
+            [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=180
+        )
+        assert run.returncode == 0, run.stderr
+        found = re.search(r"^(\d+) exchanges; places \[([\d, ]+)\]$", run.stdout, re.M)
+        assert found, run.stdout
+        assert sorted(int(p) for p in found[2].split(","))[0] == 1
+        if int(found[1]) > 0:
+            return
+    raise AssertionError("no card ever changed hands in three matches: no round was played")
