@@ -334,7 +334,8 @@ class FrameReader:
                 return
             frame, started = None, time.monotonic()
             try:
-                frame = self.parse(data, started)
+                frame = self.parse(data)
+                self.within_rates(frame, started)
                 work = self.start(frame)
                 result = None if work is None else await work
             except (FrameError, RoomError, StoreError) as exc:
@@ -350,7 +351,8 @@ class FrameReader:
         work: asyncio.Future[Any] | None = None
         refused: BaseException | None = None
         try:
-            frame = self.parse(data, started)
+            frame = self.parse(data)
+            self.within_rates(frame, started)
             # Read directly only with a room run here, whose answers are futures.
             work = cast("asyncio.Future[Any] | None", self.start(frame))
         except (FrameError, RoomError, StoreError) as exc:
@@ -400,14 +402,17 @@ class FrameReader:
         else:
             raise refused  # a bug: the loop logs it
 
-    def parse(self, data: bytes | str, now: float) -> dict[str, Any]:
-        """The frame in `data`, parsed and within the connection's rates (FrameError)."""
-        frame = frames.parse(data, self.limits.max_frame)
+    def parse(self, data: bytes | str) -> dict[str, Any]:
+        """The frame in `data`, parsed and checked (FrameError)."""
+        return frames.parse(data, self.limits.max_frame)
+
+    def within_rates(self, frame: dict[str, Any], now: float) -> None:
+        """FrameError unless `frame` is within the connection's rates. Checked once the
+        frame is parsed, so that a refused move's error names its seat and seq."""
         if not self.bucket.take(now):
             raise FrameError(frames.RATE_LIMITED, "too many frames; slow down")
         if frame["t"] in frames.TALK_FRAMES and not self.talk_bucket.take(now):
             raise FrameError(frames.RATE_LIMITED, "too many chat messages; slow down")
-        return frame
 
     def start(self, frame: dict[str, Any]) -> Awaitable[Any] | None:
         """Carry out one checked frame: the room's answer still to come, or None when

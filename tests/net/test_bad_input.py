@@ -107,6 +107,17 @@ async def test_flood_of_frames_is_rate_limited_and_the_connection_survives(
     assert len(limited) < flood
 
 
+async def test_a_rate_limited_move_is_refused_by_its_seat_and_seq(session: Session) -> None:
+    # A client must learn which of its moves were refused, whatever refused them.
+    seat, flood = session.seats[0].seat, LIMITS.frame_burst * 2
+    for seq in range(1, flood + 1):
+        move = {"t": "move", "seat": seat, "seq": seq, "action": {"type": "no such move"}}
+        await session.ws.send(codec.pack(move))
+    errors = [await session.next("error") for _ in range(flood)]
+    assert {e["code"] for e in errors} == {"illegal_action", "rate_limited"}
+    assert [(e["seat"], e["seq"]) for e in errors] == [(seat, n) for n in range(1, flood + 1)]
+
+
 async def test_frame_past_the_transport_cap_closes_only_that_connection(
     server: ServerProcess, session: Session
 ) -> None:
