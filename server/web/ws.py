@@ -334,7 +334,7 @@ class FrameReader:
                 return
             frame, started = None, time.monotonic()
             try:
-                frame = self.parse(data)
+                frame = self.parse(data, started)
                 self.within_rates(frame, started)
                 work = self.start(frame)
                 result = None if work is None else await work
@@ -351,7 +351,7 @@ class FrameReader:
         work: asyncio.Future[Any] | None = None
         refused: BaseException | None = None
         try:
-            frame = self.parse(data)
+            frame = self.parse(data, started)
             self.within_rates(frame, started)
             # Read directly only with a room run here, whose answers are futures.
             work = cast("asyncio.Future[Any] | None", self.start(frame))
@@ -402,9 +402,15 @@ class FrameReader:
         else:
             raise refused  # a bug: the loop logs it
 
-    def parse(self, data: bytes | str) -> dict[str, Any]:
-        """The frame in `data`, parsed and checked (FrameError)."""
-        return frames.parse(data, self.limits.max_frame)
+    def parse(self, data: bytes | str, now: float) -> dict[str, Any]:
+        """The frame in `data`, parsed and checked (FrameError). A malformed frame
+        spends a token of the frame rate too, so a flood of them is refused as one."""
+        try:
+            return frames.parse(data, self.limits.max_frame)
+        except FrameError as bad:
+            if not self.bucket.take(now):
+                raise FrameError(frames.RATE_LIMITED, "too many frames; slow down") from None
+            raise bad
 
     def within_rates(self, frame: dict[str, Any], now: float) -> None:
         """FrameError unless `frame` is within the connection's rates. Checked once the

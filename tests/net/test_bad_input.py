@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Any
@@ -105,6 +106,17 @@ async def test_flood_of_frames_is_rate_limited_and_the_connection_survives(
     limited = [a for a in answers if a["t"] == "error"]
     assert limited and all(a["code"] == "rate_limited" for a in limited)
     assert len(limited) < flood
+
+
+async def test_a_flood_of_malformed_frames_is_rate_limited_too(session: Session) -> None:
+    # Unparsable frames cost the server as much as any; they must not be free to send.
+    flood = LIMITS.frame_burst * 3
+    for _ in range(flood):
+        await session.ws.send(b"\xc1")
+    errors = [await session.next("error") for _ in range(flood)]
+    assert {e["code"] for e in errors} == {"bad_frame", "rate_limited"}
+    await asyncio.sleep(0.2)  # a few tokens come back at 20 a second
+    assert await session.alive()
 
 
 async def test_a_rate_limited_move_is_refused_by_its_seat_and_seq(session: Session) -> None:
