@@ -34,6 +34,12 @@ redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1
 """
 
+
+def redis_key(prefix: str, kind: str, code: str) -> str:
+    """The Redis key of one room's `kind` (room, log, chat, lease), for the whole store."""
+    return f"{prefix}{kind}:{code}"
+
+
 # One save waiting for its batch: room code, version, blob, packed log entries, and the
 # future its caller awaits.
 Pending = tuple[str, int, bytes, list[bytes], "asyncio.Future[None]"]
@@ -177,8 +183,17 @@ class GroupCommit:
         """The batch's commands, and whether they are wrapped in MULTI/EXEC."""
         ttl, sha, prefix = self.idle_ttl_ms, self.script_sha, self.prefix
         commands: list[Command] = [
-            ("EVALSHA", sha, 2, f"{prefix}room:{code}", f"{prefix}log:{code}", version, blob)
-            + (ttl, *entries)
+            (
+                "EVALSHA",
+                sha,
+                2,
+                redis_key(prefix, "room", code),
+                redis_key(prefix, "log", code),
+                version,
+                blob,
+                ttl,
+                *entries,
+            )
             for code, version, blob, entries, _ in batch
         ]
         # One room's save is one script, atomic by itself: MULTI/EXEC would only add two

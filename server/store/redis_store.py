@@ -25,7 +25,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from server.store import codec
-from server.store.group_commit import SAVE_SCRIPT, GroupCommit
+from server.store.group_commit import SAVE_SCRIPT, GroupCommit, redis_key
 from server.store.store import (
     IDLE_TTL_MS,
     RoomExists,
@@ -122,7 +122,7 @@ class RedisStore(Store):
         )
 
     def _key(self, kind: str, code: str) -> str:
-        return f"{self.prefix}{kind}:{code}"
+        return redis_key(self.prefix, kind, code)
 
     async def start(self) -> None:
         await self._redis.script_load(SAVE_SCRIPT)
