@@ -407,18 +407,21 @@ class FrameReader:
         spends a token of the frame rate too, so a flood of them is refused as one."""
         try:
             return frames.parse(data, self.limits.max_frame)
-        except FrameError as bad:
-            if not self.bucket.take(now):
-                raise FrameError(frames.RATE_LIMITED, "too many frames; slow down") from None
-            raise bad
+        except FrameError:
+            self._spend_frame(now)
+            raise
 
     def within_rates(self, frame: dict[str, Any], now: float) -> None:
         """FrameError unless `frame` is within the connection's rates. Checked once the
         frame is parsed, so that a refused move's error names its seat and seq."""
-        if not self.bucket.take(now):
-            raise FrameError(frames.RATE_LIMITED, "too many frames; slow down")
+        self._spend_frame(now)
         if frame["t"] in frames.TALK_FRAMES and not self.talk_bucket.take(now):
             raise FrameError(frames.RATE_LIMITED, "too many chat messages; slow down")
+
+    def _spend_frame(self, now: float) -> None:
+        """Take one frame's token from the connection's rate, or raise RATE_LIMITED."""
+        if not self.bucket.take(now):
+            raise FrameError(frames.RATE_LIMITED, "too many frames; slow down")
 
     def start(self, frame: dict[str, Any]) -> Awaitable[Any] | None:
         """Carry out one checked frame: the room's answer still to come, or None when
