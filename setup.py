@@ -2,8 +2,8 @@
 
 A plain `pip install .` installs pure Python. With ZASHIKI_COMPILE=1 the modules in
 COMPILED (the rules, the room and its views, the frame codec, the websocket endpoint
-and protocol, the group-committed saves and their Redis connection: most of the Python a move runs) are
-compiled to C extensions by mypyc, which cuts the server's CPU per move
+and protocol, the group-committed saves and their Redis connection: most of the Python
+a move runs) are compiled to C extensions by mypyc, which cuts the server's CPU per move
 (docs/ARCHITECTURE.md, "Where a move's CPU goes"). It needs mypy and a C compiler:
 
     pip install mypy setuptools
@@ -12,8 +12,11 @@ compiled to C extensions by mypyc, which cuts the server's CPU per move
 
 The compiled modules behave as the Python ones, but for one thing: mypyc checks the
 type annotations at run time, so `.ci/run` runs the room and network tests against a
-compiled copy too. (One trap: a name bound by two `except ... as` clauses takes the
-first clause's type, so the second raises TypeError; give each clause its own name.)
+compiled copy too. Two traps, each guarded by tests/test_compiled_traps.py: a name
+bound by two `except ... as` clauses takes the first clause's type, so the second
+raises TypeError (give each clause its own name); and after an `await` inside a
+`finally` block, a coroutine can raise an exception caught earlier, even its own or
+another coroutine's long handled (await after the `try` instead).
 Built in place, a module's .so shadows its .py: delete them (`git clean -fX server`)
 before changing the code.
 """

@@ -485,8 +485,8 @@ class Room:
             try:
                 await self.publish_listing()
                 self._listing = False
-            except StoreError as exc:  # the room is saved; the listing follows next time
-                log.warning("room %s: could not update the public list (%s)", self.code, exc)
+            except StoreError as unlisted:  # the room is saved; the listing follows next time
+                log.warning("room %s: could not update the public list (%s)", self.code, unlisted)
         self._announce = False
         self._publish()
 

@@ -176,13 +176,18 @@ class Outbox:
         if self.task is not None:
             await asyncio.wait([self.task])
 
-    async def aclose(self) -> None:
-        """Stop the writer (frames still queued for a departed client are dropped, and
-        so is anything pushed later, e.g. the answer to a move still being saved)."""
+    def stop(self) -> None:
+        """Stop the writer now (frames still queued for a departed client are dropped,
+        and so is anything pushed later, e.g. the answer to a move still being saved)."""
         if self.close_code is None:
             self.close_code = Close.NORMAL
         if self.task is not None:
             self.task.cancel()
+
+    async def aclose(self) -> None:
+        """`stop`, then wait until the writer has ended."""
+        self.stop()
+        if self.task is not None:
             with contextlib.suppress(asyncio.CancelledError):
                 await self.task
 
@@ -271,7 +276,11 @@ async def serve_attached(
         services.outboxes.discard(outbox)
         metrics.connections -= 1
         attachment.detach()
-        await outbox.aclose()
+        # Not awaited here: compiled by mypyc, an await inside `finally` can raise an
+        # exception caught earlier once it returns (setup.py). A writer stopped while
+        # an error leaves ends by itself at the loop's next turn.
+        outbox.stop()
+    await outbox.aclose()
 
 
 def welcome(attachment: Attached) -> dict[str, Any]:
