@@ -365,6 +365,8 @@ class RoomCore:
             "state": state,
             "paused": self.paused,
             "game_ms": self.now(wall),
+            # Game time unbanked, for replaying a journal over this dump (journal.py).
+            "clock": [self.game_ms, self.run_since],
             "cpu": [[s, p.action, p.due] for s, p in sorted(self.pending.items())],
             "rngs": list(self.rngs),
             "seqs": [[s, v[0], v[1]] for s, v in sorted(self.seqs.items())],

@@ -448,7 +448,7 @@ class RoomManager:
         if stored is None:
             await self.store.release_lease(code, self.instance_id)
             raise RoomError("room_not_found", f"no room {code}")
-        room = Room.from_blob(code, stored.version, stored.blob, self._room_deps_for(stored.blob))
+        room = Room.from_stored(stored, self._room_deps_for(stored.blob))
         room.chat.extend(await self.store.chat(code))
         # The first room of a game loads its modules (a second or so on a busy machine):
         # take the lease afresh, so it cannot lapse before housekeeping first renews it.

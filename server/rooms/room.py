@@ -3,8 +3,10 @@
 Inputs (joins, attachments, moves, "shown" reports, visibility, pause, timer ticks) go
 through the room's queue in arrival order. After an input that changed the room, the
 actor bumps the version, saves (awaiting the store), and only then calls each
-attachment's listener with its fresh view. Moves and "shown" reports that queued while
-a save was awaited are applied together, in order, under one save and one view each.
+attachment's listener with its fresh view. A save made only by moves and due timers is
+a journal record (journal.py), every other one the whole room. Moves and "shown" reports
+that queued while a save was awaited are applied together, in order, under one save and
+one view each.
 Who is at the table, CPU cover and whether game time runs are presence.py's.
 
 Table talk (talk.py) goes through the same queue: a chat message is saved to the store's
@@ -22,7 +24,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from server.rooms import seat_admin, talk, view_messages
+from server.rooms import journal, seat_admin, talk, view_messages
 from server.rooms.attachment import Attachment, Listener, deliver
 from server.rooms.clock import Clock, TimerHandle
 from server.rooms.core import RoomCore, RoomSettings, summary_of
@@ -31,7 +33,7 @@ from server.rooms.inbox import Inbox
 from server.rooms.presence import Presence
 from server.rooms.seats import Seat, Watched
 from server.store import codec
-from server.store.store import StaleVersion, Store, StoreError
+from server.store.store import StaleVersion, Store, StoredRoom, StoreError
 
 __all__ = ["Room", "RoomSettings", "summary_of_blob"]
 
@@ -77,7 +79,15 @@ class Room:
         self._publishes = 0  # publishes sent (an attachment's `published` counts these)
         self._seats: list[dict[str, Any]] = []  # the seats the last publish showed
         self._dead = False
+        # The last full save, the journal records saved since (journal.py), what they
+        # cannot replay as it stood then (None: the next save is full), and the steps
+        # since the last save; a record stands for them unless `_full_save` is set.
         self._saved_blob = b""
+        self._records: list[bytes] = []
+        self._mark: tuple[Any, ...] | None = None
+        self._steps: list[journal.Step] = []
+        self._moved: journal.Step | None = None
+        self._full_save = False
         # The settings and seats as the last save packed them, and `Watched.changes` then.
         self._fixed = b""
         self._fixed_at = -1
@@ -100,12 +110,13 @@ class Room:
         return room
 
     @classmethod
-    def from_blob(cls, code: str, version: int, blob: bytes, deps: dict[str, Any]) -> Room:
+    def from_stored(cls, stored: StoredRoom, deps: dict[str, Any]) -> Room:
         """A room loaded from its last save; its clock waits for its humans."""
-        core = RoomCore.load(codec.unpack(blob), version, deps["game"], deps["policy"])
-        room = cls(code, core, deps)
+        deltas, game, policy = stored.deltas, deps["game"], deps["policy"]
+        core = journal.restore(stored.blob, deltas, stored.version, game, policy)
+        room = cls(stored.code, core, deps)
         room.presence.all_away(core, room.clock.now())
-        room._saved_blob = blob
+        room._saved_blob, room._records = stored.blob, list(stored.deltas)
         return room
 
     def blob(self) -> bytes:
@@ -236,16 +247,25 @@ class Room:
     def _apply(self, kind: str, args: tuple[Any, ...]) -> tuple[Any, RoomError | None]:
         """Handle one input (its result, or its refusal); the save comes after the batch."""
         now = self.clock.now()
-        if self.core.fire_due(now):
+        fired = self.core.fire_due(now)
+        if fired:
             self._dirty = True
+        if kind not in journal.JOURNALED:
+            self._full_save = True
         try:
             return getattr(self, "_on_" + kind)(now, *args), None
         except RoomError as exc:
             return None, exc
         except Exception:  # a bug in one input refuses it; the room goes on
             log.exception("room %s failed on %s", self.code, kind)
+            self._full_save = True  # whatever it changed, no record could replay it
             return None, RoomError("internal", "internal error")
         finally:
+            if self._moved is not None:
+                self._steps.append(self._moved)
+                self._moved = None
+            elif fired:
+                self._steps.append([now])
             self._update_clock(now)
 
     # -- input handlers (synchronous; they mark what must be saved or announced) --------
@@ -361,6 +381,7 @@ class Room:
             self._dirty = self._announce = True
         result, applied = self.core.move(seat, seq, action, now)
         if applied:
+            self._moved = [now, seat, seq, action]
             self.moves += 1
             self.core.last_move = self._wall()
             self._dirty = self._announce = True
@@ -409,7 +430,10 @@ class Room:
     # -- clock, cover and timers --------------------------------------------------------
     def _update_clock(self, now: float) -> None:
         """Recompute who is away, CPU cover, the shown gate, and whether game time runs."""
+        running = self.core.run_since is not None
         changed, stopped = self.presence.update(self.core, self.attachments, now, self._dirty)
+        if running != (self.core.run_since is not None):
+            self._steps.append([now, not running])
         if changed:
             self._dirty = self._announce = True
         if stopped:
@@ -456,14 +480,23 @@ class Room:
         if self._dirty:
             core = self.core
             core.version += 1
-            blob = self.blob()
+            # Steps wait for a save: game time starting is not saved by itself.
+            steps, self._steps = self._steps, []
+            full = (
+                self._full_save
+                or len(self._records) >= journal.JOURNAL_MOST
+                or journal.mark(core) != self._mark
+            )
+            self._full_save = False
+            now = self.clock.now()
+            blob = self.blob() if full else journal.record(core, steps, now)
             entries, core.log = core.log, []
             for entry in entries:
                 if entry["k"] in ("start", "end"):
                     entry["at"] = round(self._wall(), 3)  # the history's dates (Unix s)
             started = time.perf_counter()
             try:
-                await self.store.save(self.code, core.version, blob, entries)
+                await self.store.save(self.code, core.version, blob, entries, not full)
             except StaleVersion:
                 self._dead = True
                 self._on_lost(self)
@@ -477,7 +510,11 @@ class Room:
             finally:
                 self.save_seconds += time.perf_counter() - started
             self.saves += 1
-            self._saved_blob = blob
+            if full:
+                self._saved_blob, self._records = blob, []
+                self._mark = journal.mark(core)
+            else:
+                self._records.append(blob)
             self._dirty = False
             if core.trim_wanted:
                 await self._trim_log()
@@ -503,9 +540,10 @@ class Room:
     def _rollback(self) -> None:
         """Back to the last saved room after a failed save (nothing unsaved is shown)."""
         core = self.core
-        self.core = RoomCore.load(
-            codec.unpack(self._saved_blob), core.version - 1, core.game, core.policy
+        self.core = journal.restore(
+            self._saved_blob, tuple(self._records), core.version - 1, core.game, core.policy
         )
+        self._mark = None  # the restored room's game time is stopped: the next save is full
         self._dirty = False
         self.presence.could_run = False
 

@@ -1,7 +1,7 @@
 """Group commit: the saves of many rooms sent to Redis together, one batch in flight.
 
-A save is one Lua script (SAVE_SCRIPT: compare-and-set of the version, then the blob,
-the XADDs and the expiry), atomic on its own. Saves from all rooms that changed in one
+A save is one Lua script (SAVE_SCRIPT: compare-and-set of the version, then the blob or
+the delta, the XADDs and the expiry), atomic on its own. Saves from all rooms that changed in one
 event-loop iteration go out as one pipelined round trip (in MULTI/EXEC when there are
 several, unless `transaction` is off) over a dedicated lean connection (resp.py); saves
 made while a batch is in flight wait for its reply and go in the next one. Each caller
@@ -25,11 +25,18 @@ from server.store import codec
 from server.store.resp import Command, RespConnection
 from server.store.store import StaleVersion, StoreError
 
+# ARGV: version, blob or delta, expiry, "d" for a delta (else ""), then log entries. A
+# delta is the room hash's field d<version>; a full save replaces the hash, deltas and all.
 SAVE_SCRIPT = """
 if tonumber(redis.call('HGET', KEYS[1], 'v')) ~= tonumber(ARGV[1]) - 1 then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[1], 'b', ARGV[2])
+if ARGV[4] == 'd' then
+  redis.call('HSET', KEYS[1], 'v', ARGV[1], 'd' .. ARGV[1], ARGV[2])
+else
+  if redis.call('HLEN', KEYS[1]) > 2 then redis.call('DEL', KEYS[1]) end
+  redis.call('HSET', KEYS[1], 'v', ARGV[1], 'b', ARGV[2])
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
-for i = 4, #ARGV do redis.call('XADD', KEYS[2], '*', 'e', ARGV[i]) end
+for i = 5, #ARGV do redis.call('XADD', KEYS[2], '*', 'e', ARGV[i]) end
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1
 """
@@ -40,9 +47,9 @@ def redis_key(prefix: str, kind: str, code: str) -> str:
     return f"{prefix}{kind}:{code}"
 
 
-# One save waiting for its batch: room code, version, blob, packed log entries, and the
-# future its caller awaits.
-Pending = tuple[str, int, bytes, list[bytes], "asyncio.Future[None]"]
+# One save waiting for its batch: room code, version, blob, "d" for a delta (else ""),
+# packed log entries, and the future its caller awaits.
+Pending = tuple[str, int, bytes, str, list[bytes], "asyncio.Future[None]"]
 
 
 def _fail(batch: list[Pending], exc: BaseException) -> None:
@@ -114,7 +121,7 @@ class GroupCommit:
         self._loop: asyncio.AbstractEventLoop | None = None
 
     def save(
-        self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None
+        self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None, delta: bool
     ) -> asyncio.Future[None]:
         """Queue one save; the future is done once the batch it joined has its reply.
         No task per save: a callback sends the batch, and each reply sends the saves
@@ -123,7 +130,8 @@ class GroupCommit:
         if loop is None or not loop.is_running():  # the first save, or a new loop (tests)
             loop = self._loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
-        self._batch.append((code, version, blob, [codec.pack(e) for e in log or ()], future))
+        entries = [codec.pack(e) for e in log or ()]
+        self._batch.append((code, version, blob, "d" if delta else "", entries, future))
         if not self._busy:
             self._busy = True
             loop.call_soon(self._send_batch)  # the saves of this loop iteration join it
@@ -192,9 +200,10 @@ class GroupCommit:
                 version,
                 blob,
                 ttl,
+                kind,
                 *entries,
             )
-            for code, version, blob, entries, _ in batch
+            for code, version, blob, kind, entries, _ in batch
         ]
         # One room's save is one script, atomic by itself: MULTI/EXEC would only add two
         # commands and two replies to the round trip.

@@ -18,14 +18,15 @@ class MemoryStore(Store):
     ) -> None:
         self.idle_ttl_ms = idle_ttl_ms
         self._wall_ms = wall_ms or (lambda: time.time() * 1000)
-        self._rooms: dict[str, tuple[int, bytes, float]] = {}
+        # code -> (version, blob, expiry, deltas)
+        self._rooms: dict[str, tuple[int, bytes, float, tuple[bytes, ...]]] = {}
         # Log entries are kept packed, as Redis keeps them, so callers never share objects.
         self._logs: dict[str, list[bytes]] = {}
         self._public: dict[str, bytes] = {}
         self._chats: dict[str, list[bytes]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
 
-    def _live(self, code: str) -> tuple[int, bytes, float] | None:
+    def _live(self, code: str) -> tuple[int, bytes, float, tuple[bytes, ...]] | None:
         """The room's record if it has not expired (an expired one is dropped)."""
         entry = self._rooms.get(code)
         if entry is not None and entry[2] <= self._wall_ms():
@@ -46,21 +47,30 @@ class MemoryStore(Store):
     async def create(self, code: str, blob: bytes) -> None:
         if self._live(code) is not None:
             raise RoomExists(code)
-        self._rooms[code] = (1, bytes(blob), self._wall_ms() + self.idle_ttl_ms)
+        self._rooms[code] = (1, bytes(blob), self._wall_ms() + self.idle_ttl_ms, ())
         self._logs[code] = []
         self._chats.pop(code, None)
 
     async def load(self, code: str) -> StoredRoom | None:
         entry = self._live(code)
-        return None if entry is None else StoredRoom(code, entry[0], entry[1])
+        return None if entry is None else StoredRoom(code, entry[0], entry[1], entry[3])
 
     async def save(
-        self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None = None
+        self,
+        code: str,
+        version: int,
+        blob: bytes,
+        log: list[dict[str, Any]] | None = None,
+        delta: bool = False,
     ) -> None:
         entry = self._live(code)
         if entry is None or entry[0] != version - 1:
             raise StaleVersion(code)
-        self._rooms[code] = (version, bytes(blob), self._wall_ms() + self.idle_ttl_ms)
+        expiry = self._wall_ms() + self.idle_ttl_ms
+        if delta:
+            self._rooms[code] = (version, entry[1], expiry, (*entry[3], bytes(blob)))
+        else:
+            self._rooms[code] = (version, bytes(blob), expiry, ())
         if log:
             self._logs.setdefault(code, []).extend(codec.pack(e) for e in log)
 

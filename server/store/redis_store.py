@@ -1,6 +1,7 @@
 """The Redis store (redis-py asyncio); saves are group-committed (group_commit.py).
 
-Keys, under a prefix (default "zk:"): `room:{code}` a hash {v: version, b: blob};
+Keys, under a prefix (default "zk:"): `room:{code}` a hash {v: version, b: blob, and
+d<version>: each delta saved since the blob};
 `log:{code}` a stream of packed log entries; `lease:{code}` the owner's id with a TTL;
 `public` a hash code -> packed summary; `chat:{code}` a list of the room's last packed
 chat messages. Room and log expire `idle_ttl_ms` after the last save, the chat as long
@@ -146,16 +147,24 @@ class RedisStore(Store):
 
     @_outage_is_store_error
     async def load(self, code: str) -> StoredRoom | None:
-        version, blob = await self._redis.hmget(self._key("room", code), ["v", "b"])
+        fields = await self._redis.hgetall(self._key("room", code))
+        version, blob = fields.pop(b"v", None), fields.pop(b"b", None)
         if version is None or blob is None:
             return None
-        return StoredRoom(code, int(version), bytes(blob))
+        # The deltas are fields d<version>: in version order, and only those after the blob.
+        numbered = sorted((int(name[1:]), value) for name, value in fields.items())
+        return StoredRoom(code, int(version), bytes(blob), tuple(bytes(d) for _, d in numbered))
 
     def save(
-        self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None = None
+        self,
+        code: str,
+        version: int,
+        blob: bytes,
+        log: list[dict[str, Any]] | None = None,
+        delta: bool = False,
     ) -> asyncio.Future[None]:
         """As `Store.save`, group-committed (group_commit.py)."""
-        return self._saves.save(code, version, blob, log)
+        return self._saves.save(code, version, blob, log, delta)
 
     @_outage_is_store_error
     async def read_log(self, code: str) -> list[dict[str, Any]]:

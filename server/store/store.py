@@ -1,8 +1,9 @@
 """The Store interface: rooms as versioned blobs, their move logs, the public list, leases.
 
 The store knows nothing of games. A room is an opaque `bytes` blob with an integer
-version; every save is a compare-and-set on that version together with an append of
-the room's new log entries, done atomically. Idle rooms expire `idle_ttl_ms` after their
+version, and the deltas saved since that blob (opaque too; the rooms' journal.py makes
+and reads them); every save is a compare-and-set on that version together with an
+append of the room's new log entries, done atomically. Idle rooms expire `idle_ttl_ms` after their
 last save. Two backends implement it: `RedisStore` (production, and the tests) and
 `MemoryStore` (zero setup, nothing survives a restart).
 """
@@ -36,6 +37,8 @@ class StoredRoom:
     code: str
     version: int
     blob: bytes
+    # The deltas saved after `blob`, oldest first (the last one is at `version`).
+    deltas: tuple[bytes, ...] = ()
 
 
 class Store:
@@ -66,9 +69,16 @@ class Store:
         raise NotImplementedError
 
     async def save(
-        self, code: str, version: int, blob: bytes, log: list[dict[str, Any]] | None = None
+        self,
+        code: str,
+        version: int,
+        blob: bytes,
+        log: list[dict[str, Any]] | None = None,
+        delta: bool = False,
     ) -> None:
         """Replace the room with `blob` at `version`, appending `log` entries to its log.
+        With `delta`, `blob` is kept after the room's blob and earlier deltas instead;
+        the next full save drops them.
 
         Succeeds only if the stored version is `version - 1`; otherwise raises
         StaleVersion and changes nothing. Refreshes the room's expiry.

@@ -131,7 +131,7 @@ async def bench_load(url: str, blob: bytes, count: int) -> str:
         stored = await store.load("LOAD")
         t1 = time.perf_counter()
         assert stored is not None
-        Room.from_blob("LOAD", stored.version, stored.blob, deps)
+        Room.from_stored(stored, deps)
         t2 = time.perf_counter()
         fetch.append(t1 - t0)
         rebuild.append(t2 - t0)

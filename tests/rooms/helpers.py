@@ -8,6 +8,7 @@ from server.games.usunoro import is_matching
 from server.rooms.clock import VirtualClock
 from server.rooms.errors import RoomError
 from server.rooms.manager import Attached, RoomManager
+from server.rooms.room import Room
 from server.store import codec
 from server.store.store import Store
 
@@ -157,10 +158,11 @@ class Env:
         await self.clock.advance(ms, settle=self.settle)
 
     async def saved(self, code: str) -> dict[str, Any]:
-        """The room as last saved in the store."""
+        """The room as last saved in the store (its journal replayed over its full save)."""
         stored = await self.store.load(code)
         assert stored is not None
-        return codec.unpack(stored.blob)
+        deps = self.manager._room_deps(codec.unpack(stored.blob)["settings"]["game_id"])
+        return Room.from_stored(stored, deps).core.dump(0.0)
 
     async def play_out(self, code: str, limit_ms: float = 3_600_000, step: float = 500) -> None:
         """Run until the match is over (or fail past `limit_ms`)."""

@@ -41,8 +41,10 @@ async def test_no_view_goes_out_before_its_version_is_saved(env: Env) -> None:
     saved_version = [1]
     real_save = env.store.save
 
-    async def save(code_: str, version: int, blob: bytes, log: list | None = None) -> None:
-        await real_save(code_, version, blob, log)
+    async def save(
+        code_: str, version: int, blob: bytes, log: list | None = None, delta: bool = False
+    ) -> None:
+        await real_save(code_, version, blob, log, delta)
         saved_version[0] = version
 
     env.store.save = save  # type: ignore[method-assign]

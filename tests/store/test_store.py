@@ -40,6 +40,25 @@ async def test_save_replaces_the_blob_and_appends_the_log(store: Store) -> None:
     assert await store.log_length("R") == 2
 
 
+async def test_deltas_follow_the_blob_in_order_until_the_next_full_save(store: Store) -> None:
+    await store.create("R", b"v1")
+    await store.save("R", 2, b"v2", [{"n": 1}])
+    for version in range(3, 14):  # past 9: in version order, not in the fields' text order
+        await store.save("R", version, b"d%d" % version, [{"n": version}], delta=True)
+    with pytest.raises(StaleVersion):
+        await store.save("R", 13, b"late", delta=True)
+    loaded = await store.load("R")
+    assert loaded is not None and (loaded.version, loaded.blob) == (13, b"v2")
+    assert loaded.deltas == tuple(b"d%d" % v for v in range(3, 14))
+    assert len(await store.read_log("R")) == 12
+    await store.save("R", 14, b"v14")
+    loaded = await store.load("R")
+    assert loaded is not None and (loaded.version, loaded.blob, loaded.deltas) == (14, b"v14", ())
+    await store.save("R", 15, b"d15", delta=True)
+    loaded = await store.load("R")
+    assert loaded is not None and (loaded.blob, loaded.deltas) == (b"v14", (b"d15",))
+
+
 async def test_stale_version_save_is_refused_and_changes_nothing(store: Store) -> None:
     await store.create("R", b"v1")
     await store.save("R", 2, b"v2", [{"n": 1}])
