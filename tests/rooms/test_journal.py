@@ -48,4 +48,3 @@ async def test_every_save_loads_back_as_the_room_that_made_it(env: Env, game_id:
     assert mismatches == []
     # Most saves were records (moves and timers), and some full (starts, ends, the cap).
     assert kinds["record"] > kinds["full"] > 2, kinds
-
