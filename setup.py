@@ -35,6 +35,7 @@ COMPILED = [
     "server/rooms/attachment.py",
     "server/rooms/core.py",
     "server/rooms/inbox.py",
+    "server/rooms/journal.py",
     "server/rooms/presence.py",
     "server/rooms/room.py",
     "server/rooms/talk.py",
