@@ -1,5 +1,6 @@
 """Saves between full saves are journal records: what the store holds, replayed, is the
-room that was saved, at every save of a whole match of every game."""
+room that was saved, at every save of whole matches of every game, and after a failed
+save too."""
 
 from __future__ import annotations
 
@@ -7,9 +8,12 @@ from typing import Any
 
 import pytest
 
+from server.games import registry
 from server.rooms import journal
+from server.rooms.replay import replay
 from server.rooms.room import Room
 from server.rooms.seats import Watched
+from server.store.store import StoreError
 from tests.rooms.helpers import Env
 from tests.rooms.history_support import GAMES, play_matches
 
@@ -19,18 +23,36 @@ def comparable(dump: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in dump.items() if key != "clock"}
 
 
-@pytest.mark.parametrize("game_id", GAMES)
-async def test_every_save_loads_back_as_the_room_that_made_it(env: Env, game_id: str) -> None:
-    kinds = {"full": 0, "record": 0}
-    mismatches: list[int] = []
-    real_save = env.store.save
+class CheckedSaves:
+    """Wraps the store's save: after each, loads the room back from the store and
+    compares it with the live room (whose task waits in the save: it is what was saved).
+    With `fail_after`, the first record of CPU moves alone past that version fails."""
+
+    def __init__(self, env: Env, game_id: str, fail_after: int | None = None) -> None:
+        self.env, self.game_id, self.fail_after = env, game_id, fail_after
+        self.kinds = {"full": 0, "record": 0}
+        self.mismatches: list[int] = []
+        self.failed: int | None = None
+        self.failed_room: Room | None = None
+        self.real_save = env.store.save
+        env.store.save = self.save  # type: ignore[method-assign]
 
     async def save(
-        code: str, version: int, blob: bytes, log: Any = None, delta: bool = False
+        self, code: str, version: int, blob: bytes, log: Any = None, delta: bool = False
     ) -> None:
-        await real_save(code, version, blob, log, delta)
-        kinds["record" if delta else "full"] += 1
-        # The room's task waits here: its core is exactly what was just saved.
+        env = self.env
+        if (
+            self.fail_after is not None
+            and self.failed is None
+            and delta
+            and version > self.fail_after
+            and log
+            and all(entry.get("cpu") for entry in log)
+        ):
+            self.failed, self.failed_room = version, env.manager._rooms[code]
+            raise StoreError("Redis: refused by the test")
+        await self.real_save(code, version, blob, log, delta)
+        self.kinds["record" if delta else "full"] += 1
         live = env.manager._rooms[code]
         stored = await env.store.load(code)
         assert stored is not None and stored.version == version
@@ -38,13 +60,30 @@ async def test_every_save_loads_back_as_the_room_that_made_it(env: Env, game_id:
         # Loading makes seats, which counts as a change of seats (`Watched`) and would
         # make the next save full: the count is put back, as nothing live changed.
         changes = Watched.changes
-        loaded = Room.from_stored(stored, env.manager._room_deps(game_id))
+        loaded = Room.from_stored(stored, env.manager._room_deps(self.game_id))
         Watched.changes = changes
         if comparable(loaded.core.dump(0.0)) != comparable(live.core.dump(env.clock.now())):
-            mismatches.append(version)
+            self.mismatches.append(version)
 
-    env.store.save = save  # type: ignore[method-assign]
+
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_every_save_loads_back_as_the_room_that_made_it(env: Env, game_id: str) -> None:
+    saves = CheckedSaves(env, game_id)
     await play_matches(env, game_id, seed=41, matches=2)
-    assert mismatches == []
+    assert saves.mismatches == []
     # Most saves were records (moves and timers), and some full (starts, ends, the cap).
-    assert kinds["record"] > kinds["full"] > 2, kinds
+    assert saves.kinds["record"] > saves.kinds["full"] > 2, saves.kinds
+
+
+async def test_a_failed_save_between_records_rolls_back_and_play_goes_on(env: Env) -> None:
+    saves = CheckedSaves(env, "hachinin_meri", fail_after=20)
+    code, _, _ = await play_matches(env, "hachinin_meri", seed=43, matches=1)
+    assert saves.failed is not None, "no save was refused"
+    assert saves.mismatches == []
+    # Rolled back to the version saved, the room went on here (not dropped as stale)...
+    assert env.manager._rooms[code] is saves.failed_room
+    # ... from the very room saved: the move log, played back, ends where the room did.
+    game = registry.get("hachinin_meri")
+    logged = game.dump(replay(game, await env.store.read_log(code)))
+    assert logged == (await env.saved(code))["state"]
+    assert (await env.manager.room_summary(code))["status"] == "over"
