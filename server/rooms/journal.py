@@ -19,7 +19,6 @@ from typing import Any
 from server.bots.contract import Policy
 from server.games.contract import Game
 from server.rooms.core import RoomCore
-from server.rooms.seats import Watched
 from server.store import codec
 
 # Saves kept as records before the next full save.
@@ -35,9 +34,9 @@ Step = list[Any]
 
 def mark(core: RoomCore) -> tuple[Any, ...]:
     """What a record cannot replay, as it stands: a save whose mark differs from the last
-    full save's must be full. (Seats and settings are watched globally, so any room's
-    change costs every room one full save: they are rare.)"""
-    return (Watched.changes, core.status, core.match, core.paused)
+    full save's must be full (so must one whose seats or settings changed: the room
+    compares them packed)."""
+    return (core.status, core.match, core.paused)
 
 
 def record(core: RoomCore, steps: list[Step], wall: float) -> bytes:

@@ -88,9 +88,11 @@ class Room:
         self._steps: list[journal.Step] = []
         self._moved: journal.Step | None = None
         self._full_save = False
-        # The settings and seats as the last save packed them, and `Watched.changes` then.
+        # The settings and seats packed, `Watched.changes` then, and as the last full
+        # save had them (a record cannot replay a change to them).
         self._fixed = b""
         self._fixed_at = -1
+        self._saved_fixed = b""
         # The last chat messages, as the store keeps them; a reaction or message to send.
         self.chat: deque[dict[str, Any]] = deque(maxlen=talk.HISTORY)
         self._said: dict[str, Any] | None = None
@@ -123,11 +125,15 @@ class Room:
         """The room as the store keeps it: `RoomCore.dump` packed, its settings and seats
         (a third of it, and more of the memory a save reads) packed only after a change.
         """
-        core = self.core
+        fixed = self._packed_fixed()
+        return codec.pack_map(self.core.dump_moving(self.clock.now(), packing=True), fixed, 2)
+
+    def _packed_fixed(self) -> bytes:
+        """The settings and seats packed, again only after a change to some room's."""
         if self._fixed_at != Watched.changes:
-            self._fixed = codec.pack_entries(core.dump_fixed())
+            self._fixed = codec.pack_entries(self.core.dump_fixed())
             self._fixed_at = Watched.changes
-        return codec.pack_map(core.dump_moving(self.clock.now(), packing=True), self._fixed, 2)
+        return self._fixed
 
     def summary(self) -> dict[str, Any]:
         """Public facts about the room (see `summary_of`), plus the code."""
@@ -486,6 +492,7 @@ class Room:
                 self._full_save
                 or len(self._records) >= journal.JOURNAL_MOST
                 or journal.mark(core) != self._mark
+                or self._packed_fixed() != self._saved_fixed
             )
             self._full_save = False
             now = self.clock.now()
@@ -512,7 +519,7 @@ class Room:
             self.saves += 1
             if full:
                 self._saved_blob, self._records = blob, []
-                self._mark = journal.mark(core)
+                self._mark, self._saved_fixed = journal.mark(core), self._fixed
             else:
                 self._records.append(blob)
             self._dirty = False

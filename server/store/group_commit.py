@@ -27,13 +27,16 @@ from server.store.store import StaleVersion, StoreError
 
 # ARGV: version, blob or delta, expiry, "d" for a delta (else ""), then log entries. A
 # delta is the room hash's field d<version>; a full save replaces the hash, deltas and all.
+# The version is field "ver"; saves from before deltas named it "v", read here too (see
+# redis_store.py: a process of an older release finds no room saved with deltas).
 SAVE_SCRIPT = """
-if tonumber(redis.call('HGET', KEYS[1], 'v')) ~= tonumber(ARGV[1]) - 1 then return 0 end
+local stored = redis.call('HGET', KEYS[1], 'ver') or redis.call('HGET', KEYS[1], 'v')
+if tonumber(stored) ~= tonumber(ARGV[1]) - 1 then return 0 end
 if ARGV[4] == 'd' then
-  redis.call('HSET', KEYS[1], 'v', ARGV[1], 'd' .. ARGV[1], ARGV[2])
+  redis.call('HSET', KEYS[1], 'ver', ARGV[1], 'd' .. ARGV[1], ARGV[2])
 else
-  if redis.call('HLEN', KEYS[1]) > 2 then redis.call('DEL', KEYS[1]) end
-  redis.call('HSET', KEYS[1], 'v', ARGV[1], 'b', ARGV[2])
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], 'ver', ARGV[1], 'b', ARGV[2])
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 for i = 5, #ARGV do redis.call('XADD', KEYS[2], '*', 'e', ARGV[i]) end

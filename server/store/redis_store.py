@@ -1,6 +1,6 @@
 """The Redis store (redis-py asyncio); saves are group-committed (group_commit.py).
 
-Keys, under a prefix (default "zk:"): `room:{code}` a hash {v: version, b: blob, and
+Keys, under a prefix (default "zk:"): `room:{code}` a hash {ver: version, b: blob, and
 d<version>: each delta saved since the blob};
 `log:{code}` a stream of packed log entries; `lease:{code}` the owner's id with a TTL;
 `public` a hash code -> packed summary; `chat:{code}` a list of the room's last packed
@@ -38,7 +38,7 @@ from server.store.store import (
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
 redis.call('DEL', KEYS[2], KEYS[3])
-redis.call('HSET', KEYS[1], 'v', 1, 'b', ARGV[1])
+redis.call('HSET', KEYS[1], 'ver', 1, 'b', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 """
@@ -148,11 +148,16 @@ class RedisStore(Store):
     @_outage_is_store_error
     async def load(self, code: str) -> StoredRoom | None:
         fields = await self._redis.hgetall(self._key("room", code))
-        version, blob = fields.pop(b"v", None), fields.pop(b"b", None)
+        # "v": a room last saved before deltas (its next save writes "ver"). Releases
+        # before deltas read only "v" and "b": finding no "v", they take a room saved
+        # since for gone and refuse its saves as stale, rather than load its blob
+        # without the deltas after it (during a rolling upgrade).
+        version = fields.get(b"ver") or fields.get(b"v")
+        blob = fields.get(b"b")
         if version is None or blob is None:
             return None
-        # The deltas are fields d<version>: in version order, and only those after the blob.
-        numbered = sorted((int(name[1:]), value) for name, value in fields.items())
+        # The deltas are fields d<version>, put in version order; a full save drops them.
+        numbered = sorted((int(k[1:]), v) for k, v in fields.items() if k.startswith(b"d"))
         return StoredRoom(code, int(version), bytes(blob), tuple(bytes(d) for _, d in numbered))
 
     def save(

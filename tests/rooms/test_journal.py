@@ -12,10 +12,9 @@ from server.games import registry
 from server.rooms import journal
 from server.rooms.replay import replay
 from server.rooms.room import Room
-from server.rooms.seats import Watched
 from server.store.store import StoreError
 from tests.rooms.helpers import Env
-from tests.rooms.history_support import GAMES, play_matches
+from tests.rooms.history_support import GAMES, Recorder, play_matches
 
 
 def comparable(dump: dict[str, Any]) -> dict[str, Any]:
@@ -57,11 +56,7 @@ class CheckedSaves:
         stored = await env.store.load(code)
         assert stored is not None and stored.version == version
         assert len(stored.deltas) <= journal.JOURNAL_MOST
-        # Loading makes seats, which counts as a change of seats (`Watched`) and would
-        # make the next save full: the count is put back, as nothing live changed.
-        changes = Watched.changes
         loaded = Room.from_stored(stored, env.manager._room_deps(self.game_id))
-        Watched.changes = changes
         if comparable(loaded.core.dump(0.0)) != comparable(live.core.dump(env.clock.now())):
             self.mismatches.append(version)
 
@@ -87,3 +82,47 @@ async def test_a_failed_save_between_records_rolls_back_and_play_goes_on(env: En
     logged = game.dump(replay(game, await env.store.read_log(code)))
     assert logged == (await env.saved(code))["state"]
     assert (await env.manager.room_summary(code))["status"] == "over"
+
+
+async def test_cpu_cover_coming_and_going_is_saved_in_full(env: Env) -> None:
+    saves = CheckedSaves(env, "kokuto_rum")
+    code, _, host = await env.manager.create_room(
+        "kokuto_rum", {}, ["host", "open"], host_name="Hana", cover_after_ms=2_000
+    )
+    _, guest = await env.manager.take_seat(code, None, "Kai")
+    await env.join(code, [host], Recorder(seed=44))
+    await env.manager.start_match(code, host)
+    # Cover comes with a timer tick, goes with an attach: inputs a record could carry,
+    # but not the change of seat they make.
+    await env.run(2_500)
+    assert (await env.manager.room_summary(code))["seats"][1]["covered"]
+    await env.join(code, [guest], Recorder(seed=45))
+    await env.run(5_000)
+    assert not (await env.manager.room_summary(code))["seats"][1]["covered"]
+    assert saves.mismatches == []
+    assert saves.kinds["record"] > 0
+
+
+async def test_a_change_to_another_rooms_seats_leaves_this_rooms_saves_records(
+    env: Env,
+) -> None:
+    saves: list[tuple[str, bool]] = []
+    real_save = env.store.save
+
+    async def save(
+        code: str, version: int, blob: bytes, log: Any = None, delta: bool = False
+    ) -> None:
+        await real_save(code, version, blob, log, delta)
+        saves.append((code, delta))
+
+    env.store.save = save  # type: ignore[method-assign]
+    code, _, host = await env.manager.create_room("kokuto_rum", {}, ["host", "cpu", "cpu"])
+    await env.join(code, [host], Recorder(seed=46))
+    await env.manager.start_match(code, host)
+    await env.run(2_000)
+    other, _, _ = await env.manager.create_room("kokuto_rum", {}, ["host", "open"])
+    await env.manager.take_seat(other, None, "Kai")
+    before = len(saves)
+    await env.run(2_000)
+    after = [delta for room, delta in saves[before:] if room == code]
+    assert after and all(after), after
