@@ -2,14 +2,15 @@
 
 Most saves follow nothing but moves, due timers and game time starting or stopping. Such
 a save stores a small record of those steps, each with the wall time it happened at,
-beside the room's last full save, instead of the whole room: packing the whole room was a tenth
-of the server's CPU per move. Loading replays the records over the full save through
-RoomCore, which given the same inputs at the same times makes the same changes (CPU
-plans come from their seeded generators and the state alone).
+beside the room's last full save, instead of the whole room (packing the whole room at
+every save was about a tenth of the room path's CPU per move). Loading replays the
+records over the full save through RoomCore, which given the same inputs at the same
+times makes the same changes (CPU plans come from their seeded generators and the state
+alone).
 
 Anything else that changes a room (seats and CPU cover, the pause, table talk, the match
-starting or ending) is saved in full, as is every JOURNAL_MOST-th
-save, which bounds a load's replay.
+starting or ending) is saved in full, as is every JOURNAL_MOST-th save, which bounds a
+load's replay.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from server.store import codec
 
 # Saves kept as records before the next full save.
 JOURNAL_MOST = 16
-# The inputs whose changes a record replays: moves, and due timers firing before any
-# input. Any other input's save is a full one.
+# The inputs a record can stand for: moves, and those that change nothing saved but
+# may let due timers fire or game time start or stop. Any other input's save is full.
 JOURNALED = frozenset({"move", "shown", "tick", "attach", "detach", "visible"})
 
 # One replayed step: [wall] (due timers fired), [wall, seat, seq, action] (due timers
