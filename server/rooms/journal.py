@@ -10,7 +10,7 @@ alone).
 
 Anything else that changes a room (seats and CPU cover, the pause, table talk, the match
 starting or ending) is saved in full, as is every JOURNAL_MOST-th save, which bounds a
-load's replay.
+load's replay. A room's `Journal` keeps what its store holds and decides each save.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 from server.bots.contract import Policy
 from server.games.contract import Game
 from server.rooms.core import RoomCore
+from server.rooms.seats import Watched
 from server.store import codec
 
 # Saves kept as records before the next full save.
@@ -75,3 +76,66 @@ def restore(
     core.view_moves = None
     core.gate_wanted = False
     return core
+
+
+class Journal:
+    """One room's saves as its store holds them (the last full save, the records since)
+    and the next one: a record of the steps since the last save, or the whole room when
+    a record could not replay what changed."""
+
+    def __init__(self, blob: bytes = b"", records: list[bytes] | None = None) -> None:
+        self.saved_blob = blob
+        self.records: list[bytes] = records or []
+        # The steps since the last save, and whether something no record replays changed.
+        self.steps: list[Step] = []
+        self.full_wanted = False
+        # The last full save's `mark` (None: the next save is full).
+        self._mark: tuple[Any, ...] | None = None
+        # The settings and seats packed, `Watched.changes` then, and as the last full
+        # save had them (a record cannot replay a change to them).
+        self._fixed = b""
+        self._fixed_at = -1
+        self._saved_fixed = b""
+
+    def whole(self, core: RoomCore, wall: float) -> bytes:
+        """The room as the store keeps it: `RoomCore.dump` packed, its settings and seats
+        (a third of it, and more of the memory a save reads) packed only after a change.
+        """
+        fixed = self._packed_fixed(core)
+        return codec.pack_map(core.dump_moving(wall, packing=True), fixed, 2)
+
+    def _packed_fixed(self, core: RoomCore) -> bytes:
+        """The settings and seats packed, again only after a change to some room's."""
+        if self._fixed_at != Watched.changes:
+            self._fixed = codec.pack_entries(core.dump_fixed())
+            self._fixed_at = Watched.changes
+        return self._fixed
+
+    def next_save(self, core: RoomCore, wall: float) -> tuple[bytes, bool]:
+        """What to store for `core` (its version already advanced) at `wall`, and whether
+        it is the whole room; the steps since the last save are taken."""
+        steps, self.steps = self.steps, []
+        full = (
+            self.full_wanted
+            or len(self.records) >= JOURNAL_MOST
+            or mark(core) != self._mark
+            or self._packed_fixed(core) != self._saved_fixed
+        )
+        self.full_wanted = False
+        return (self.whole(core, wall) if full else record(core, steps, wall)), full
+
+    def saved(self, core: RoomCore, blob: bytes, full: bool) -> None:
+        """The store now holds `blob`, the save `next_save` gave for `core`."""
+        if full:
+            self.saved_blob, self.records = blob, []
+            self._mark, self._saved_fixed = mark(core), self._fixed
+        else:
+            self.records.append(blob)
+
+    def last_saved(self, core: RoomCore) -> RoomCore:
+        """The room as last saved, a version before `core` (after a failed save)."""
+        saved = restore(
+            self.saved_blob, tuple(self.records), core.version - 1, core.game, core.policy
+        )
+        self._mark = None  # the restored room's game time is stopped: the next save is full
+        return saved

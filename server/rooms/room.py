@@ -31,7 +31,7 @@ from server.rooms.core import RoomCore, RoomSettings, summary_of
 from server.rooms.errors import RoomError
 from server.rooms.inbox import Inbox
 from server.rooms.presence import Presence
-from server.rooms.seats import Seat, Watched
+from server.rooms.seats import Seat
 from server.store import codec
 from server.store.store import StaleVersion, Store, StoredRoom, StoreError
 
@@ -79,20 +79,9 @@ class Room:
         self._publishes = 0  # publishes sent (an attachment's `published` counts these)
         self._seats: list[dict[str, Any]] = []  # the seats the last publish showed
         self._dead = False
-        # The last full save, the journal records saved since (journal.py), what they
-        # cannot replay as it stood then (None: the next save is full), and the steps
-        # since the last save; a record stands for them unless `_full_save` is set.
-        self._saved_blob = b""
-        self._records: list[bytes] = []
-        self._mark: tuple[Any, ...] | None = None
-        self._steps: list[journal.Step] = []
+        # What the store holds of the room, and the steps its next save records.
+        self.journal = journal.Journal()
         self._moved: journal.Step | None = None
-        self._full_save = False
-        # The settings and seats packed, `Watched.changes` then, and as the last full
-        # save had them (a record cannot replay a change to them).
-        self._fixed = b""
-        self._fixed_at = -1
-        self._saved_fixed = b""
         # The last chat messages, as the store keeps them; a reaction or message to send.
         self.chat: deque[dict[str, Any]] = deque(maxlen=talk.HISTORY)
         self._said: dict[str, Any] | None = None
@@ -108,7 +97,7 @@ class Room:
         room = cls(code, RoomCore(settings, seats, deps["game"], deps["policy"]), deps)
         room.core.created = room.core.last_move = room._wall()
         room.presence.all_away(room.core, room.clock.now())
-        room._saved_blob = room.blob()
+        room.journal.saved_blob = room.blob()
         return room
 
     @classmethod
@@ -118,22 +107,12 @@ class Room:
         core = journal.restore(stored.blob, deltas, stored.version, game, policy)
         room = cls(stored.code, core, deps)
         room.presence.all_away(core, room.clock.now())
-        room._saved_blob, room._records = stored.blob, list(stored.deltas)
+        room.journal = journal.Journal(stored.blob, list(stored.deltas))
         return room
 
     def blob(self) -> bytes:
-        """The room as the store keeps it: `RoomCore.dump` packed, its settings and seats
-        (a third of it, and more of the memory a save reads) packed only after a change.
-        """
-        fixed = self._packed_fixed()
-        return codec.pack_map(self.core.dump_moving(self.clock.now(), packing=True), fixed, 2)
-
-    def _packed_fixed(self) -> bytes:
-        """The settings and seats packed, again only after a change to some room's."""
-        if self._fixed_at != Watched.changes:
-            self._fixed = codec.pack_entries(self.core.dump_fixed())
-            self._fixed_at = Watched.changes
-        return self._fixed
+        """The room as the store keeps it whole (see `journal.Journal.whole`)."""
+        return self.journal.whole(self.core, self.clock.now())
 
     def summary(self) -> dict[str, Any]:
         """Public facts about the room (see `summary_of`), plus the code."""
@@ -257,21 +236,21 @@ class Room:
         if fired:
             self._dirty = True
         if kind not in journal.JOURNALED:
-            self._full_save = True
+            self.journal.full_wanted = True
         try:
             return getattr(self, "_on_" + kind)(now, *args), None
         except RoomError as exc:
             return None, exc
         except Exception:  # a bug in one input refuses it; the room goes on
             log.exception("room %s failed on %s", self.code, kind)
-            self._full_save = True  # whatever it changed, no record could replay it
+            self.journal.full_wanted = True  # whatever it changed, no record replays it
             return None, RoomError("internal", "internal error")
         finally:
             if self._moved is not None:
-                self._steps.append(self._moved)
+                self.journal.steps.append(self._moved)
                 self._moved = None
             elif fired:
-                self._steps.append([now])
+                self.journal.steps.append([now])
             self._update_clock(now)
 
     # -- input handlers (synchronous; they mark what must be saved or announced) --------
@@ -439,7 +418,7 @@ class Room:
         running = self.core.run_since is not None
         changed, stopped = self.presence.update(self.core, self.attachments, now, self._dirty)
         if running != (self.core.run_since is not None):
-            self._steps.append([now, not running])
+            self.journal.steps.append([now, not running])
         if changed:
             self._dirty = self._announce = True
         if stopped:
@@ -487,16 +466,7 @@ class Room:
             core = self.core
             core.version += 1
             # Steps wait for a save: game time starting is not saved by itself.
-            steps, self._steps = self._steps, []
-            full = (
-                self._full_save
-                or len(self._records) >= journal.JOURNAL_MOST
-                or journal.mark(core) != self._mark
-                or self._packed_fixed() != self._saved_fixed
-            )
-            self._full_save = False
-            now = self.clock.now()
-            blob = self.blob() if full else journal.record(core, steps, now)
+            blob, full = self.journal.next_save(core, self.clock.now())
             entries, core.log = core.log, []
             for entry in entries:
                 if entry["k"] in ("start", "end"):
@@ -517,11 +487,7 @@ class Room:
             finally:
                 self.save_seconds += time.perf_counter() - started
             self.saves += 1
-            if full:
-                self._saved_blob, self._records = blob, []
-                self._mark, self._saved_fixed = journal.mark(core), self._fixed
-            else:
-                self._records.append(blob)
+            self.journal.saved(core, blob, full)
             self._dirty = False
             if core.trim_wanted:
                 await self._trim_log()
@@ -546,11 +512,7 @@ class Room:
 
     def _rollback(self) -> None:
         """Back to the last saved room after a failed save (nothing unsaved is shown)."""
-        core = self.core
-        self.core = journal.restore(
-            self._saved_blob, tuple(self._records), core.version - 1, core.game, core.policy
-        )
-        self._mark = None  # the restored room's game time is stopped: the next save is full
+        self.core = self.journal.last_saved(self.core)
         self._dirty = False
         self.presence.could_run = False
 
