@@ -30,7 +30,10 @@ def ws_url(server: ServerProcess, code: str) -> str:
 
 
 async def hello(server: ServerProcess, code: str, tokens: list[str]) -> ClientConnection:
-    ws = await connect(ws_url(server, code), compression=None, max_size=None)
+    # No flow control: a test reads only the frames it checks, and a client holding 16
+    # unread frames stops reading, so it would miss the server's answer to its close
+    # and wait out its 10 s close timeout (70 s for the spectators' test).
+    ws = await connect(ws_url(server, code), compression=None, max_size=None, max_queue=None)
     await ws.send(codec.pack({"t": "hello", "tokens": tokens}))
     return ws
 
