@@ -7,8 +7,10 @@ so a figure means something only beside one measured right before or after it. E
 round runs peers-bench's Colyseus + ioredis server (its D+R) under peers-bench's own
 load generator, then `bench_load`, at the same fixed rate and room count (server on
 core 0, Redis and the load on core 1, as both harnesses pin them), and prints each one's
-server CPU per move, Zashiki's ratio to Colyseus, and the means at the end. `--python`
-adds interpreters to run Zashiki's server on (e.g. a venv of an optimised build).
+server CPU per move, Zashiki's ratio to Colyseus, and at the end the means and the
+rounds' ratios (their median and range: when the range spans 1.00 widely, the means
+cannot tell a few per cent apart, and more rounds are needed). `--python` adds
+interpreters to run Zashiki's server on (e.g. a venv of an optimised build).
 
 Needs a copy of ../shared/peers-bench prepared as its README says (its venv and the
 Colyseus npm packages). Everything binds 127.0.0.1, every load is bounded in rate and
@@ -26,7 +28,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from statistics import mean
+from statistics import mean, median
 
 from tests.bench.bench_load import MAX_ROOMS, ROOT
 from tests.conftest import free_port
@@ -138,6 +140,11 @@ def main() -> None:
     for python in pythons:
         own = mean(figures[python])
         print(f"  zashiki on {python}: {own:.0f} µs per move = {own / coly_mean:.2f}×")
+        ratios = [z / c for z, c in zip(figures[python], figures["colyseus"], strict=True)]
+        print(
+            f"    rounds' ratios: median {median(ratios):.2f}×,"
+            f" from {min(ratios):.2f}× to {max(ratios):.2f}×"
+        )
 
 
 if __name__ == "__main__":
