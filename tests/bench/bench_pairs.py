@@ -12,6 +12,14 @@ rounds' ratios (their median and range: when the range spans 1.00 widely, the me
 cannot tell a few per cent apart, and more rounds are needed). `--python` adds
 interpreters to run Zashiki's server on (e.g. a venv of an optimised build).
 
+`--together` runs each round's two steps at the same time instead (both servers on
+core 0, both loads and Redis servers on core 1), so that both meet the same state of a
+machine whose speed drifts: Zashiki's step starts NODE_WARM_UP_S after Colyseus's, so
+that the two loads begin within about two seconds of each other (Colyseus's after its
+warm-up and joins, Zashiki's after its server and connections). Each server then also
+shares its core and caches with the other, alike for both; use a longer `--seconds`
+(e.g. 30) so the loads overlap for most of their time.
+
 Needs a copy of ../shared/peers-bench prepared as its README says (its venv and the
 Colyseus npm packages). Everything binds 127.0.0.1, every load is bounded in rate and
 time, and each server is stopped after its step.
@@ -27,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from statistics import mean, median
 
@@ -97,6 +106,31 @@ def zashiki_step(python: str, rooms: int, rate: int, seconds: int) -> float:
     return float(lines[header + 1].split()[names.index("µs/move")])
 
 
+def together(
+    peers: Path, redis_port: int, python: str, rooms: int, rate: int, seconds: int
+) -> tuple[float, float]:
+    """One round of both steps at once: (Colyseus's, Zashiki's) server CPU µs per move.
+
+    When Colyseus's load generator fails (its joins timed out), the whole round is run
+    once more: a second try of that step alone would no longer overlap Zashiki's.
+    """
+    try:
+        return _together(peers, redis_port, python, rooms, rate, seconds)
+    except subprocess.CalledProcessError:
+        print("colyseus: the load generator failed (joins timed out?); the round once more")
+        return _together(peers, redis_port, python, rooms, rate, seconds)
+
+
+def _together(
+    peers: Path, redis_port: int, python: str, rooms: int, rate: int, seconds: int
+) -> tuple[float, float]:
+    with ThreadPoolExecutor(1) as pool:
+        coly = pool.submit(_colyseus_step, peers, redis_port, rooms, rate, seconds)
+        time.sleep(NODE_WARM_UP_S)
+        own = zashiki_step(python, rooms, rate, seconds)
+        return coly.result(), own
+
+
 def main() -> None:
     """Alternate the two servers for `--rounds` rounds and print what each used."""
     parser = argparse.ArgumentParser(
@@ -110,7 +144,12 @@ def main() -> None:
     parser.add_argument(
         "--python", action="append", default=[], help="another interpreter for Zashiki"
     )
+    parser.add_argument(
+        "--together", action="store_true", help="run each round's two steps at the same time"
+    )
     args = parser.parse_args()
+    if args.together and args.python:
+        parser.error("--together compares one interpreter (leave out --python)")
     rooms, seconds = min(args.rooms, MAX_ROOMS), min(args.seconds, MAX_SECONDS)
     pythons = [sys.executable, *args.python]
     redis_port = free_port()
@@ -124,11 +163,17 @@ def main() -> None:
         figures: dict[str, list[float]] = {"colyseus": [], **{p: [] for p in pythons}}
         try:
             for n in range(1, min(args.rounds, MAX_ROUNDS) + 1):
-                coly = colyseus_step(args.peers, redis_port, rooms, args.rate, seconds)
+                if args.together:
+                    coly, own = together(
+                        args.peers, redis_port, pythons[0], rooms, args.rate, seconds
+                    )
+                else:
+                    coly = colyseus_step(args.peers, redis_port, rooms, args.rate, seconds)
                 figures["colyseus"].append(coly)
                 row = [f"round {n}: colyseus {coly:4.0f} µs"]
                 for python in pythons:
-                    own = zashiki_step(python, rooms, args.rate, seconds)
+                    if not args.together:
+                        own = zashiki_step(python, rooms, args.rate, seconds)
                     figures[python].append(own)
                     row.append(f"zashiki ({python}) {own:4.0f} µs = {own / coly:.2f}×")
                 print("; ".join(row), flush=True)
