@@ -12,11 +12,13 @@ a move runs) are compiled to C extensions by mypyc, which cuts the server's CPU 
 
 The compiled modules behave as the Python ones, but for one thing: mypyc checks the
 type annotations at run time, so `.ci/run` runs the room and network tests against a
-compiled copy too. Two traps, each guarded by tests/test_compiled_traps.py: a name
+compiled copy too. Three traps, each guarded by tests/test_compiled_traps.py: a name
 bound by two `except ... as` clauses takes the first clause's type, so the second
-raises TypeError (give each clause its own name); and after an `await` inside a
+raises TypeError (give each clause its own name); after an `await` inside a
 `finally` block, a coroutine can raise an exception caught earlier, even its own or
-another coroutine's long handled (await after the `try` instead).
+another coroutine's long handled (await after the `try` instead); and compiled code
+writes a compiled class's attributes without its `__setattr__` (so seats.py, whose
+`Watched` counts writes that way, stays interpreted).
 Built in place, a module's .so shadows its .py: delete them (`git clean -fX server`)
 before changing the code.
 """

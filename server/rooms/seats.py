@@ -48,7 +48,8 @@ class Watched:
     What is worked out from them alone (the packed copy a save splices in, the public
     seats every view carries) is kept while that count stands, instead of being read
     again from these objects on every move. A change anywhere costs each room one
-    rebuild, and changes are rare: joins, leaves, renames, CPU cover.
+    rebuild, and changes are rare: joins, leaves, renames, CPU cover. This module is
+    not compiled (setup.py): compiled code writes attributes without `__setattr__`.
     """
 
     changes: ClassVar[int] = 0
