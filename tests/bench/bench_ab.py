@@ -18,13 +18,12 @@ Everything binds 127.0.0.1, every load is bounded in rate and time and stops by 
 from __future__ import annotations
 
 import argparse
-import re
 import subprocess
 import sys
 from pathlib import Path
 from statistics import mean, median
 
-from tests.bench.bench_load import MAX_ROOMS, ROOT
+from tests.bench.bench_load import MAX_ROOMS, ROOT, cpu_per_move_printed
 
 MAX_SECONDS = 60
 MAX_ROUNDS = 10
@@ -44,11 +43,7 @@ def cpu_per_move(step: subprocess.Popen[str], seconds: int) -> float:
     output, _ = step.communicate(timeout=seconds + 180)
     if step.returncode != 0:
         raise SystemExit(f"bench_load failed (exit {step.returncode}):\n{output[-2000:]}")
-    lines = output.splitlines()
-    header = next(i for i, line in enumerate(lines) if "µs/move" in line)
-    # The row's fields line up with the header's names, some of which are two words.
-    names = re.findall(r"\S+(?: ms| CPU| RSS MB)?", lines[header])
-    return float(lines[header + 1].split()[names.index("µs/move")])
+    return cpu_per_move_printed(output)
 
 
 def main() -> None:

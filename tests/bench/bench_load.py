@@ -27,6 +27,7 @@ import contextlib
 import gc
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -162,6 +163,16 @@ def window_mean_save(before: dict[str, float], after: dict[str, float]) -> float
     saves = after["zashiki_saves_total"] - before["zashiki_saves_total"]
     spent = after["zashiki_save_seconds_total"] - before["zashiki_save_seconds_total"]
     return spent / saves if saves else 0.0
+
+
+def cpu_per_move_printed(output: str) -> float:
+    """The server CPU µs per move of the first rate step in this script's `output` (how
+    bench_pairs and bench_ab read a step they ran)."""
+    lines = output.splitlines()
+    header = next(i for i, line in enumerate(lines) if "µs/move" in line)
+    # The row's fields line up with the header's names, some of which are two words.
+    names = re.findall(r"\S+(?: ms| CPU| RSS MB)?", lines[header])
+    return float(lines[header + 1].split()[names.index("µs/move")])
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -39,7 +38,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from statistics import mean, median
 
-from tests.bench.bench_load import MAX_ROOMS, ROOT
+from tests.bench.bench_load import MAX_ROOMS, ROOT, cpu_per_move_printed
 from tests.conftest import free_port
 
 NODE_WARM_UP_S = 5.0  # before 2,000 joins: a colder Node server times the joins out
@@ -99,11 +98,7 @@ def zashiki_step(python: str, rooms: int, rate: int, seconds: int) -> float:
     output = subprocess.run(
         command, cwd=ROOT, capture_output=True, text=True, timeout=seconds + 180, check=True
     ).stdout
-    lines = output.splitlines()
-    header = next(i for i, line in enumerate(lines) if "µs/move" in line)
-    # The row's fields line up with the header's names, some of which are two words.
-    names = re.findall(r"\S+(?: ms| CPU| RSS MB)?", lines[header])
-    return float(lines[header + 1].split()[names.index("µs/move")])
+    return cpu_per_move_printed(output)
 
 
 def together(
