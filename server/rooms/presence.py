@@ -37,8 +37,12 @@ class Presence:
         self.gate_version: int | None = None
         self.gate_since = 0.0
         self.could_run = False
-        # What the last `update` was worked out from, while nothing in it waits on time.
+        # Advanced by `clients_changed`: the room's clients as presence reads them.
+        self._clients_changes = 0
+        # What the last `update` was worked out from, while nothing in it waits on time
+        # but the gate, and the visible clients holding a human seat it found.
         self._updated_from: tuple[Any, ...] | None = None
+        self._watchers: list[Client] = []
         # The last `public_seats` and what it was worked out from (None: not to be kept).
         self._public: list[dict[str, Any]] = []
         self._public_from: tuple[Any, ...] | None = None
@@ -48,6 +52,12 @@ class Presence:
         for i, seat in enumerate(core.seats):
             if seat.kind == "human":
                 self.away_since[i] = now
+
+    def clients_changed(self) -> None:
+        """A client came or went, or showed or hid the board: what `update` and
+        `public_seats` worked out from the clients is to be worked out again. (A board
+        reported shown is not such a change: the gate reads that itself.)"""
+        self._clients_changes += 1
 
     def update(
         self, core: RoomCore, clients: Sequence[Client], now: float, dirty: bool
@@ -59,20 +69,16 @@ class Presence:
         stopped: save, to bank it).
 
         Nothing to do when nothing it reads changed since the last call (the seats and
-        settings, `Watched`; status, pause, clients) and nothing waits on time (no human
-        away, no gate): the usual move.
+        settings, `Watched`; status, pause, clients, `clients_changed`), no human is
+        away (cover waits on time), and the gate, if it waits, still waits: the usual
+        move.
         """
-        made_from = (
-            Watched.changes,
-            core.status,
-            core.paused,
-            [(c.seats, c.is_visible) for c in clients],
-        )
+        made_from = (Watched.changes, core.status, core.paused, self._clients_changes)
         if (
             made_from == self._updated_from
             and not self.away_since
-            and self.gate_version is None
             and not core.gate_wanted
+            and (self.gate_version is None or not self._gate_opens(now))
         ):
             return False, False
         changed = False
@@ -108,15 +114,22 @@ class Presence:
             self.gate_version = core.version + (1 if dirty or changed else 0)
             self.gate_since = now
         self.could_run = could_run
-        if self.gate_version is not None and (
-            now - self.gate_since >= GATE_CAP_MS
-            or all(c.shown_version >= self.gate_version for c in watchers)
-        ):
+        self._watchers = watchers
+        if self.gate_version is not None and self._gate_opens(now):
             self.gate_version = None
         running = could_run and self.gate_version is None
         stopped = core.set_running(running, now) and not running
         self._updated_from = made_from
         return changed, stopped
+
+    def _gate_opens(self, now: float) -> bool:
+        """Whether the waiting gate opens now: its cap has passed, or every visible
+        client holding a human seat has shown the board it waits for."""
+        gate = self.gate_version
+        assert gate is not None
+        return now - self.gate_since >= GATE_CAP_MS or all(
+            c.shown_version >= gate for c in self._watchers
+        )
 
     def wakes(self, core: RoomCore) -> list[float]:
         """When presence next needs the room to look again: the gate's cap, and each
@@ -139,10 +152,10 @@ class Presence:
         """Every seat as all views show it: name, host mark, presence (see `Seat.public`).
 
         The very list of the last call while nothing it shows can have changed: the
-        seats and settings (`Watched`), the status, the clients; and no human away (an
-        away seat shows for how long).
+        seats and settings (`Watched`), the status, the clients (`clients_changed`); and
+        no human away (an away seat shows for how long).
         """
-        made_from = (Watched.changes, core.status, [(c.seats, c.is_visible) for c in clients])
+        made_from = (Watched.changes, core.status, self._clients_changes)
         if made_from == self._public_from:
             return self._public
         connected = {s for c in clients for s in c.seats}

@@ -300,6 +300,7 @@ class Room:
         message = {"t": "closed", "code": reason, "message": "this seat's token no longer works"}
         for att in [a for a in self.attachments if seat in a.seats]:
             self.attachments.remove(att)
+            self.presence.clients_changed()
             att.detached = True
             deliver(att, message)
         if not self.attachments and self.idle_since is None:
@@ -319,6 +320,7 @@ class Room:
         att = Attachment(self, tuple(sorted(seats)), listener, patches)
         att.history = list(self.chat)
         self.attachments.append(att)
+        self.presence.clients_changed()
         self.idle_since = None
         self._announce = True
         return att
@@ -326,6 +328,7 @@ class Room:
     def _on_detach(self, now: float, att: Attachment) -> None:
         if att in self.attachments:
             self.attachments.remove(att)
+            self.presence.clients_changed()
             self._announce = True
         if not self.attachments:
             self.idle_since = now
@@ -333,6 +336,7 @@ class Room:
     def _on_visible(self, now: float, att: Attachment, visible: bool) -> None:
         if att.is_visible != visible:
             att.is_visible = visible
+            self.presence.clients_changed()
             self._announce = True
 
     def _on_shown(self, now: float, att: Attachment, version: int | None) -> None:
