@@ -78,6 +78,7 @@ class Room:
         self._listing = False
         self._publishes = 0  # publishes sent (an attachment's `published` counts these)
         self._seats: list[dict[str, Any]] = []  # the seats the last publish showed
+        self._seats_worked: list[dict[str, Any]] | None = None  # presence's, that time
         self._dead = False
         # What the store holds of the room, and the steps its next save records.
         self.journal = journal.Journal()
@@ -533,13 +534,18 @@ class Room:
         core = self.core
         events, core.events = core.events, []
         now = self.clock.now()
-        seats = self.presence.public_seats(core, self.attachments, now)
-        # Unchanged seats (the usual case) are the previous publish's very object: the
-        # encoder's packed copy stays good, and patch messages leave them out.
-        seats_kept = seats is self._seats or seats == self._seats
-        if seats_kept:
-            seats = self._seats
-        self._seats = seats
+        # Unchanged seats (the usual case) go as the previous publish's very object: the
+        # encoder's packed copy stays good, and patch messages leave them out. Presence
+        # hands back its own list again while nothing it shows changed; a list it worked
+        # out anew is compared once with the one last sent.
+        worked = self.presence.public_seats(core, self.attachments, now)
+        seats_kept = worked is self._seats_worked
+        if not seats_kept:
+            self._seats_worked = worked
+            seats_kept = worked == self._seats
+            if not seats_kept:
+                self._seats = worked
+        seats = self._seats
         room = view_messages.room_facts(self.code, core, now)
         # A patch is a change to the previous publish's view: only for those sent it.
         last, self._publishes = self._publishes, self._publishes + 1
