@@ -549,17 +549,22 @@ class Room:
         room = view_messages.room_facts(self.code, core, now)
         # A patch is a change to the previous publish's view: only for those sent it.
         last, self._publishes = self._publishes, self._publishes + 1
+        # Plain loops: zip(strict=True) is a generic call in compiled code, at every move.
         attachments = list(self.attachments)
-        takes = [a.patches and a.published == last for a in attachments]
-        held = [a.seats for a, patch in zip(attachments, takes, strict=True) if not patch]
-        patched = [a.seats for a, patch in zip(attachments, takes, strict=True) if patch]
+        takes: list[bool] = []
+        held: list[tuple[int, ...]] = []
+        patched: list[tuple[int, ...]] = []
+        for a in attachments:
+            patch = a.patches and a.published == last
+            takes.append(patch)
+            (patched if patch else held).append(a.seats)
         whole, patches = view_messages.messages(
             core, held, patched, seats, room, events, seats_kept
         )
         core.view_moves = []
-        for att, patch in zip(attachments, takes, strict=True):
+        for i, att in enumerate(attachments):
             ack = self._acks.get(att)
-            message = patches.get(att.seats) if patch else None
+            message = patches.get(att.seats) if takes[i] else None
             if message is None:
                 message = whole[att.seats]
             att.published = self._publishes
