@@ -43,7 +43,7 @@ try:  # the C version websockets itself uses, when it is built
 except ImportError:  # pragma: no cover
     from websockets.utils import apply_mask
 
-# scope["extensions"][DIRECT_SEND]: Callable[[bytes], bool], see `write_binary`.
+# scope["extensions"][DIRECT_SEND]: Callable[[bytes], bool], see `ViewSender.write`.
 DIRECT_SEND = "zashiki.direct_send"
 DirectSend = Callable[[bytes], bool]
 # scope["extensions"][DIRECT_RECEIVE]: Callable[[Receiver], HoldReading], see
@@ -77,6 +77,39 @@ def binary_frame(data: bytes) -> bytes:
     if size < 65536:
         return _MEDIUM(_OPCODE_BINARY_FIN, 126, size) + data
     return _LONG(_OPCODE_BINARY_FIN, 127, size) + data
+
+
+class ViewSender:
+    """`DIRECT_SEND` for one connection: writes a binary frame to its transport at once
+    while the connection takes views (accepted, no close sent, not lost, not paused by
+    the transport's back-pressure), else returns False.
+
+    The protocol keeps `open` up to date as those flags change (`DirectSendProtocol`'s
+    properties), so each view sent reads one field here instead of four attributes of
+    the protocol, which is a plain Python object.
+    """
+
+    def __init__(self) -> None:
+        self.transport: Any = None
+        self.handshake_complete = False
+        self.close_sent = False
+        self.disconnected = False
+        self.write_paused = False
+        self.open = False
+
+    def update(self) -> None:
+        """Work `open` out again after one of the flags changed."""
+        self.open = self.handshake_complete and not (
+            self.close_sent or self.disconnected or self.write_paused
+        )
+
+    def write(self, data: bytes) -> bool:
+        """Write `data` as one binary frame now; False if the connection cannot take it
+        now."""
+        if not self.open or self.transport.is_closing():
+            return False
+        self.transport.write(binary_frame(data))
+        return True
 
 
 class MessageQueue:
@@ -134,13 +167,44 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
     _framing = False
     _partial = b""  # the start of a frame not yet all received
     _passing = 0  # bytes of the frame websockets is reading, still to hand it
-    # The transport's back-pressure, as uvicorn's `writable` event holds it, read without
-    # a Python call on every view sent.
-    _write_paused = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        # First: uvicorn's __init__ sets the flags the sender holds (the properties below).
+        self.sender = ViewSender()
         super().__init__(*args, **kwargs)
         self.queue = MessageQueue()  # type: ignore[assignment]
+
+    # uvicorn's own flags, set in many places of its protocol, kept in the sender.
+    @property
+    def handshake_complete(self) -> bool:
+        return self.sender.handshake_complete
+
+    @handshake_complete.setter
+    def handshake_complete(self, value: bool) -> None:
+        self.sender.handshake_complete = value
+        self.sender.update()
+
+    @property
+    def close_sent(self) -> bool:
+        return self.sender.close_sent
+
+    @close_sent.setter
+    def close_sent(self, value: bool) -> None:
+        self.sender.close_sent = value
+        self.sender.update()
+
+    @property
+    def disconnected(self) -> bool:
+        return self.sender.disconnected
+
+    @disconnected.setter
+    def disconnected(self, value: bool) -> None:
+        self.sender.disconnected = value
+        self.sender.update()
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self.sender.transport = transport
 
     def data_received(self, data: bytes) -> None:
         if self._framing:
@@ -223,16 +287,18 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
         super().handle_connect(event)
         scope: dict[str, Any] | None = getattr(self, "scope", None)
         if scope is not None:  # the upgrade was accepted: the app runs next
-            scope["extensions"][DIRECT_SEND] = self.write_binary
+            scope["extensions"][DIRECT_SEND] = self.sender.write
             scope["extensions"][DIRECT_RECEIVE] = self.receive_directly
 
     def pause_writing(self) -> None:
         super().pause_writing()
-        self._write_paused = True
+        self.sender.write_paused = True
+        self.sender.update()
 
     def resume_writing(self) -> None:
         super().resume_writing()
-        self._write_paused = False
+        self.sender.write_paused = False
+        self.sender.update()
 
     def receive_directly(self, receiver: Receiver) -> HoldReading:
         """From now on give every data message to `receiver` as it arrives (those already
@@ -263,20 +329,6 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
                 self.transport.pause_reading()
             else:
                 self.transport.resume_reading()
-
-    def write_binary(self, data: bytes) -> bool:
-        """Write `data` as one binary frame now; False if the connection cannot take it
-        now (not yet accepted, closing, or paused by the transport's back-pressure)."""
-        if (
-            not self.handshake_complete
-            or self.close_sent
-            or self.disconnected
-            or self._write_paused
-            or self.transport.is_closing()
-        ):
-            return False
-        self.transport.write(binary_frame(data))
-        return True
 
     def send_receive_event_to_app(self) -> None:
         # As uvicorn's, but straight to the app's receiver if it gave one; and else, for

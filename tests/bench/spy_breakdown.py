@@ -24,7 +24,7 @@ from pathlib import Path
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "socket writes (four views)",
-        ("write_binary (server/web/ws_protocol.py", "DirectSendProtocol___write_binary"),
+        ("ViewSender.write (server/web/ws_protocol.py", "ViewSender___write"),
     ),
     (
         "views: built and packed",

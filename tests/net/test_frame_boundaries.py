@@ -22,7 +22,7 @@ from uvicorn.server import ServerState
 
 from client.lib import Client
 from server.store import codec
-from server.web.ws_protocol import DIRECT_RECEIVE, DirectSendProtocol
+from server.web.ws_protocol import DIRECT_RECEIVE, DIRECT_SEND, DirectSendProtocol
 from tests.net.conftest import ServerProcess
 from tests.net.drive import humans_only_room
 
@@ -225,13 +225,18 @@ async def test_a_short_frame_inside_a_fragmented_message_is_a_protocol_error(
 
 async def test_views_are_written_directly_only_while_the_transport_takes_them() -> None:
     protocol, _ = await accepted_protocol([])
+    send = protocol.scope["extensions"][DIRECT_SEND]
     written = protocol.transport.written  # type: ignore[attr-defined]
-    assert protocol.write_binary(b"one") and written[-1] == b"\x82\x03one"
+    assert send(b"one") and written[-1] == b"\x82\x03one"
     protocol.pause_writing()  # the transport's buffer is above its high-water mark
-    assert not protocol.write_binary(b"two")
+    assert not send(b"two")
     protocol.resume_writing()
-    assert protocol.write_binary(b"three") and written[-1] == b"\x82\x05three"
+    assert send(b"three") and written[-1] == b"\x82\x05three"
+    protocol.close_sent = True  # as uvicorn marks it when it sends a close frame
+    assert not send(b"four")
+    protocol.close_sent = False
+    assert send(b"five")
     protocol.connection_lost(None)
-    assert not protocol.write_binary(b"four")
+    assert not send(b"six")
     for _ in range(5):
         await asyncio.sleep(0)
