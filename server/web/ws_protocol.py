@@ -84,9 +84,9 @@ class ViewSender:
     while the connection takes views (accepted, no close sent, not lost, not paused by
     the transport's back-pressure), else returns False.
 
-    The protocol keeps `open` up to date as those flags change (`DirectSendProtocol`'s
-    properties), so each view sent reads one field here instead of four attributes of
-    the protocol, which is a plain Python object.
+    The protocol keeps these flags here (`DirectSendProtocol`'s properties), so each
+    view sent reads native fields instead of four attributes of the protocol, which is a
+    plain Python object.
     """
 
     def __init__(self) -> None:
@@ -95,18 +95,17 @@ class ViewSender:
         self.close_sent = False
         self.disconnected = False
         self.write_paused = False
-        self.open = False
-
-    def update(self) -> None:
-        """Work `open` out again after one of the flags changed."""
-        self.open = self.handshake_complete and not (
-            self.close_sent or self.disconnected or self.write_paused
-        )
 
     def write(self, data: bytes) -> bool:
         """Write `data` as one binary frame now; False if the connection cannot take it
         now."""
-        if not self.open or self.transport.is_closing():
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.write_paused
+            or self.transport.is_closing()
+        ):
             return False
         self.transport.write(binary_frame(data))
         return True
@@ -182,7 +181,6 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
     @handshake_complete.setter
     def handshake_complete(self, value: bool) -> None:
         self.sender.handshake_complete = value
-        self.sender.update()
 
     @property
     def close_sent(self) -> bool:
@@ -191,7 +189,6 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
     @close_sent.setter
     def close_sent(self, value: bool) -> None:
         self.sender.close_sent = value
-        self.sender.update()
 
     @property
     def disconnected(self) -> bool:
@@ -200,7 +197,6 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
     @disconnected.setter
     def disconnected(self, value: bool) -> None:
         self.sender.disconnected = value
-        self.sender.update()
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
@@ -293,12 +289,10 @@ class DirectSendProtocol(WebSocketsSansIOProtocol):
     def pause_writing(self) -> None:
         super().pause_writing()
         self.sender.write_paused = True
-        self.sender.update()
 
     def resume_writing(self) -> None:
         super().resume_writing()
         self.sender.write_paused = False
-        self.sender.update()
 
     def receive_directly(self, receiver: Receiver) -> HoldReading:
         """From now on give every data message to `receiver` as it arrives (those already
