@@ -1,58 +1,37 @@
-"""A room's input queue: one reader (the room's task), any number of writers.
+"""A room's input queue: one consumer (the room), any number of writers.
 
-The part of `asyncio.Queue` a room uses, without its cost on the move path: a
-`Queue.get` looks its loop up, makes a future and wraps it in a try per input, and the
-unfinished-task count goes through an `Event`. Here an input waiting is a deque append,
-and the reader sleeps on one bare future only when nothing waits.
+The part of `asyncio.Queue` a room uses, without its cost on the move path. Nobody
+sleeps on it: every put calls the consumer's `wake`, and the room, unless it is busy
+with a batch already, schedules its next one. An input costs a deque append and a
+call, not a future and a task switch (see room.py).
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 Item = TypeVar("Item")
 
 
 class Inbox(Generic[Item]):
-    """FIFO of inputs for one reader; `join()` waits until every item is `done()`."""
+    """FIFO of inputs for one consumer; `join()` waits until every item is `done()`."""
 
-    __slots__ = ("_items", "_getter", "_unfinished", "_joiners", "_loop")
+    __slots__ = ("_items", "_wake", "_unfinished", "_joiners")
 
-    def __init__(self) -> None:
+    def __init__(self, wake: Callable[[], None]) -> None:
         self._items: deque[Item] = deque()
-        self._getter: asyncio.Future[None] | None = None
+        self._wake = wake
         self._unfinished = 0
         self._joiners: list[asyncio.Future[None]] = []
-        # The reader's loop, kept: `asyncio.get_running_loop()` makes a getpid system
-        # call in Python 3.11, and the reader sleeps here after nearly every input.
-        self._loop: asyncio.AbstractEventLoop | None = None
 
     def put(self, item: Item) -> None:
-        """Add `item`; wakes the reader if it sleeps."""
+        """Add `item` and tell the consumer."""
         self._items.append(item)
         self._unfinished += 1
-        getter = self._getter
-        if getter is not None:
-            self._getter = None
-            if not getter.done():
-                getter.set_result(None)
-
-    async def get(self) -> Item:
-        """The oldest item, once there is one (one reader at a time)."""
-        items = self._items
-        while not items:
-            loop = self._loop
-            if loop is None or not loop.is_running():
-                loop = self._loop = asyncio.get_running_loop()
-            getter = self._getter = loop.create_future()
-            try:
-                await getter
-            finally:
-                if self._getter is getter:
-                    self._getter = None
-        return items.popleft()
+        self._wake()
 
     def peek(self) -> Item | None:
         """The oldest item, left in place, or None when nothing waits."""
@@ -63,7 +42,7 @@ class Inbox(Generic[Item]):
         return self._items.popleft() if self._items else None
 
     def done(self) -> None:
-        """One item taken by `get` or `take` is handled."""
+        """One item taken is handled."""
         self._unfinished -= 1
         if self._unfinished == 0:
             joiners, self._joiners = self._joiners, []

@@ -1,4 +1,4 @@
-"""The room actor: one asyncio task per live room, handling inputs one at a time.
+"""The room actor: one per live room, handling its inputs a batch at a time.
 
 Inputs (joins, attachments, moves, "shown" reports, visibility, pause, timer ticks) go
 through the room's queue in arrival order. After an input that changed the room, the
@@ -38,13 +38,15 @@ from server.store.store import StaleVersion, Store, StoredRoom, StoreError
 __all__ = ["Room", "RoomSettings", "summary_of_blob"]
 
 Input = tuple[str, tuple[Any, ...], "asyncio.Future[Any] | None"]
+# Each input's result, or its refusal.
+Answers = list[tuple[Any, RoomError | None]]
 # After a failed save (the store is down) the room rolls back and wakes this much later
 # to go on (its clock restarts; a CPU move due then is tried again).
 SAVE_RETRY_MS = 1000.0
 # A timer that fires this close before the room's wake counts as on time (loop timers
 # round to the millisecond).
 TIMER_SLACK_MS = 1.0
-# The inputs a room takes together when several wait (see Room._run), and how many at most.
+# The inputs a room takes together when several wait (see Room._next), and how many at most.
 BATCHED = frozenset({"move", "shown"})
 BATCH_MOST = 16
 log = logging.getLogger(__name__)
@@ -61,8 +63,13 @@ class Room:
         self._on_lost: Callable[[Room], None] = deps["on_lost"]
         self._wall: Callable[[], float] = deps.get("wall", time.time)
         self.attachments: list[Attachment] = []
-        self.queue: Inbox[Input] = Inbox()
-        self.task: asyncio.Task[None] | None = None
+        self.queue: Inbox[Input] = Inbox(self._wake)
+        self._busy = False  # a batch is under way, or scheduled (see `_next`)
+        self._halted: asyncio.Future[None] | None = None  # set by start(), done at the stop
+        # The batch whose save is in flight, and a task finishing one (see `_handle`).
+        self._in_flight: tuple[list[Input], Answers, _Saving] | None
+        self._in_flight = None
+        self._finishing: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # set by start()
         self.idle_since: float | None = self.clock.now()
         self.moves = 0
@@ -121,9 +128,11 @@ class Room:
 
     # -- the queue ----------------------------------------------------------------------
     def start(self) -> None:
-        """Start the room's task."""
-        self._loop = asyncio.get_running_loop()
-        self.task = self._loop.create_task(self._run(), name=f"room-{self.code}")
+        """Start handling inputs: those queued already, then each as it comes."""
+        self._loop = loop = asyncio.get_running_loop()
+        self._halted = loop.create_future()
+        if self.queue.peek() is not None:
+            self._wake()
 
     def call(self, kind: str, *args: Any) -> asyncio.Future[Any]:
         """Queue an input now; the future gets its answer (RoomError on refusal).
@@ -150,10 +159,11 @@ class Room:
         await self.queue.join()
 
     async def stop(self, reason: str) -> None:
-        """Handle what is queued, stop the task, and tell every attachment why."""
-        if self.task is not None and not self.task.done():
+        """Handle what is queued, stop handling inputs, and tell every attachment why."""
+        halted = self._halted
+        if halted is not None and not halted.done():
             self.queue.put(("stop", (), None))
-            await self.task
+            await halted
         self._dead = True
         # Inputs queued behind the stop marker are refused, not left waiting forever.
         code = "server_shutdown" if reason == "server_shutdown" else "room_moved"
@@ -169,14 +179,33 @@ class Room:
             deliver(att, message)
         self.attachments.clear()
 
-    async def _run(self) -> None:
+    # -- handling inputs: a batch at a time, in callbacks -----------------------------
+    # No task per room: a put schedules `_next` unless a batch is under way, and a
+    # batch's save answers in a callback (`_saved`) that goes on to the next batch. The
+    # rare batch that needs more of the store than its save finishes in a task
+    # (`_finish`). Either way one batch is handled at a time, in the order queued.
+    def _wake(self) -> None:
+        """An input was queued: handle it soon, unless a batch is under way."""
+        if not self._busy and self._loop is not None:
+            self._busy = True
+            self._loop.call_soon(self._next)
+
+    def _next(self) -> None:
+        """Handle queued batches until one waits for the store or nothing is left."""
         queue = self.queue
         while True:
-            batch = [await queue.get()]
-            if batch[0][0] == "stop":
-                queue.done()
+            first = queue.take()
+            if first is None:
+                self._busy = False
                 return
-            if batch[0][0] in BATCHED:
+            if first[0] == "stop":
+                queue.done()
+                halted = self._halted
+                if halted is not None and not halted.done():
+                    halted.set_result(None)
+                return  # still busy: nothing is handled after the stop
+            batch = [first]
+            if first[0] in BATCHED:
                 # Moves that queued while the last input was being saved are applied one
                 # by one, then saved and shown once: under load, one save and one view per
                 # attachment stand for several moves, and no move waits a save longer.
@@ -188,47 +217,131 @@ class Room:
                     batch.append(queued)
                     queue.take()
             try:
-                await self._handle(batch)
-            finally:
-                for _ in batch:
-                    queue.done()
+                finished = self._handle(batch)
+            except Exception:  # a bug must not stop the room
+                log.exception("room %s failed on %s", self.code, first[0])
+                self._answer(batch, [], RoomError("internal", "internal error"))
+                finished = True
+            if not finished:
+                return
+            self._done(batch)
 
-    async def _handle(self, batch: list[Input]) -> None:
-        """Apply a batch of inputs in order, save and publish once, then answer each."""
-        answers: list[tuple[Any, RoomError | None]] = []
+    def _handle(self, batch: list[Input]) -> bool:
+        """Apply a batch of inputs in order; then save and publish once, answer each.
+
+        True when the batch is done; False when its save (`_saved`), or a task for a
+        batch that needs more of the store (`_finish`), goes on with it.
+        """
+        answers: Answers = []
+        if self._dead:
+            failure = RoomError("room_moved", "this room is no longer run here; reconnect")
+            self._answer(batch, answers, failure)
+            return True
+        for kind, args, _ in batch:
+            answers.append(self._apply(kind, args))
+        if self._listing or self._said is not None or self.core.trim_wanted:
+            assert self._loop is not None
+            self._finishing = self._loop.create_task(self._finish(batch, answers))
+            return False
+        if self._dirty:
+            try:
+                saving = self._begin_save()
+            except Exception as exc:
+                self._conclude(batch, answers, None, exc)
+                return True
+            self._in_flight = (batch, answers, saving)
+            saving.future.add_done_callback(self._saved)
+            return False
+        self._conclude(batch, answers, None, None)
+        return True
+
+    def _saved(self, future: asyncio.Future[None]) -> None:
+        """The store answered the batch's save: finish the batch, go on to the next."""
+        assert self._in_flight is not None
+        batch, answers, saving = self._in_flight
+        self._in_flight = None
+        error = StoreError("the save was cancelled") if future.cancelled() else future.exception()
+        self._conclude(batch, answers, saving, error)
+        self._done(batch)
+        self._next()
+
+    def _conclude(
+        self,
+        batch: list[Input],
+        answers: Answers,
+        saving: _Saving | None,
+        error: BaseException | None,
+    ) -> None:
+        """A batch after its save (`saving`, failed with `error`), or without one:
+        publish what changed, set the wake-up, answer each input."""
         failure: RoomError | None = None
         try:
-            if self._dead:
-                raise RoomError("room_moved", "this room is no longer run here; reconnect")
-            for kind, args, _ in batch:
-                answers.append(self._apply(kind, args))
             try:
-                if self._dirty or self._announce:
-                    await self._commit()
+                if saving is not None:
+                    self._save_landed(saving, error)
+                elif error is not None:
+                    raise error  # the save could not even start (a bug)
+                if saving is not None or self._announce:
+                    self._announce = False
+                    self._publish()
             finally:
                 self._acks.clear()  # a failed save acknowledges nothing
                 # Even after a failed save: a room waiting on a CPU or a rule timer must
                 # wake again by itself (nothing else would move it).
                 self._schedule()
+        except Exception as exc:
+            failure = self._failure(batch, exc)
+        self._answer(batch, answers, failure)
+
+    async def _finish(self, batch: list[Input], answers: Answers) -> None:
+        """A batch that needs more of the store than its save, then the next batches."""
+        failure: RoomError | None = None
+        try:
+            try:
+                if self._dirty or self._announce:
+                    await self._commit()
+            finally:
+                self._acks.clear()
+                self._schedule()
             if self._said is not None:
                 said, self._said = self._said, None
                 await self._speak(said)
-        except RoomError as exc:
-            failure = exc
-        except Exception:  # a bug must not kill the room's task
-            log.exception("room %s failed on %s", self.code, batch[0][0])
-            # The detail is in the log; clients learn only that it failed.
-            failure = RoomError("internal", "internal error")
+        except Exception as exc:
+            failure = self._failure(batch, exc)
+        self._answer(batch, answers, failure)
+        self._finishing = None
+        self._done(batch)
+        self._next()
+
+    def _failure(self, batch: list[Input], exc: Exception) -> RoomError:
+        """What a batch's inputs are told when handling it raised `exc` (in an except)."""
+        if isinstance(exc, RoomError):
+            return exc
+        log.exception("room %s failed on %s", self.code, batch[0][0])
+        # The detail is in the log; clients learn only that it failed.
+        return RoomError("internal", "internal error")
+
+    def _answer(
+        self,
+        batch: list[Input],
+        answers: Answers,
+        failure: RoomError | None,
+    ) -> None:
+        """Answer each input of a batch: a refusal stands; an accepted input fails with
+        its batch's save (`failure`)."""
         for index, (_, _, future) in enumerate(batch):
             if future is None or future.done():
                 continue
             result, error = answers[index] if index < len(answers) else (None, failure)
-            # A refusal stands; an accepted input fails with its batch's save.
             error = error or failure
             if error is None:
                 future.set_result(result)
             else:
                 future.set_exception(error)
+
+    def _done(self, batch: list[Input]) -> None:
+        for _ in batch:
+            self.queue.done()
 
     def _apply(self, kind: str, args: tuple[Any, ...]) -> tuple[Any, RoomError | None]:
         """Handle one input (its result, or its refusal); the save comes after the batch."""
@@ -465,36 +578,60 @@ class Room:
         self.post("tick")
 
     # -- save and publish ---------------------------------------------------------------
+    def _begin_save(self) -> _Saving:
+        """Bump the version and hand the store the room's save (or its journal record)."""
+        core = self.core
+        core.version += 1
+        # Steps wait for a save: game time starting is not saved by itself.
+        blob, full = self.journal.next_save(core, self.clock.now())
+        entries, core.log = core.log, []
+        for entry in entries:
+            if entry["k"] in ("start", "end"):
+                entry["at"] = round(self._wall(), 3)  # the history's dates (Unix s)
+        started = time.perf_counter()
+        future: asyncio.Future[None]
+        try:
+            # The Redis store gives a future; others (tests, the in-process store) a
+            # coroutine, run as a task.
+            future = asyncio.ensure_future(
+                self.store.save(self.code, core.version, blob, entries, not full)
+            )
+        except Exception as exc:  # refused before it was sent: a failed save all the same
+            assert self._loop is not None
+            future = self._loop.create_future()
+            future.set_exception(exc)
+        return _Saving(future, blob, full, started)
+
+    def _save_landed(self, saving: _Saving, error: BaseException | None) -> None:
+        """Take the store's answer to a save: the room is saved, or RoomError (taken over,
+        or the store failed: rolled back, tried again later)."""
+        self.save_seconds += time.perf_counter() - saving.started
+        if isinstance(error, StaleVersion):
+            self._dead = True
+            self._on_lost(self)
+            raise RoomError("room_moved", "this room was taken over; reconnect")
+        if error is not None:
+            # The detail (addresses, errno) is for the log, never for clients.
+            log.warning("room %s: save failed (%s); retrying", self.code, error)
+            self._rollback()
+            self._retry_at = self.clock.now() + SAVE_RETRY_MS
+            raise RoomError("store_error", "the room could not be saved; try again")
+        self.saves += 1
+        self.journal.saved(self.core, saving.blob, saving.full)
+        self._dirty = False
+
     async def _commit(self) -> None:
-        """Save if the room changed, then send every attachment its view."""
+        """Save if the room changed, then send every attachment its view (a batch that
+        needs more of the store than its save: see `_finish`)."""
         if self._dirty:
-            core = self.core
-            core.version += 1
-            # Steps wait for a save: game time starting is not saved by itself.
-            blob, full = self.journal.next_save(core, self.clock.now())
-            entries, core.log = core.log, []
-            for entry in entries:
-                if entry["k"] in ("start", "end"):
-                    entry["at"] = round(self._wall(), 3)  # the history's dates (Unix s)
-            started = time.perf_counter()
+            saving = self._begin_save()
             try:
-                await self.store.save(self.code, core.version, blob, entries, not full)
-            except StaleVersion:
-                self._dead = True
-                self._on_lost(self)
-                raise RoomError("room_moved", "this room was taken over; reconnect") from None
+                await saving.future
             except Exception as exc:
-                # The detail (addresses, errno) is for the log, never for clients.
-                log.warning("room %s: save failed (%s); retrying", self.code, exc)
-                self._rollback()
-                self._retry_at = self.clock.now() + SAVE_RETRY_MS
-                raise RoomError("store_error", "the room could not be saved; try again") from None
-            finally:
-                self.save_seconds += time.perf_counter() - started
-            self.saves += 1
-            self.journal.saved(core, blob, full)
-            self._dirty = False
-            if core.trim_wanted:
+                self._save_landed(saving, exc)
+            else:
+                self._save_landed(saving, None)
+            if self.core.trim_wanted:
                 await self._trim_log()
         if self._listing:
             try:
@@ -569,6 +706,18 @@ class Room:
                 message = whole[att.seats]
             att.published = self._publishes
             deliver(att, message if ack is None else {**message, "ack": ack})
+
+
+class _Saving:
+    """A save under way: the store's future, what was saved, and since when."""
+
+    __slots__ = ("future", "blob", "full", "started")
+
+    def __init__(self, future: asyncio.Future[None], blob: bytes, full: bool, started: float):
+        self.future = future
+        self.blob = blob
+        self.full = full
+        self.started = started
 
 
 def summary_of_blob(blob: bytes, version: int) -> dict[str, Any]:

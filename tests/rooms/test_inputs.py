@@ -142,3 +142,25 @@ async def test_a_repeated_move_causes_no_view(env: Env) -> None:
     count = len(player.messages)
     await player.att.move(0, 1, mark)
     assert len(player.messages) == count
+
+
+async def test_a_save_the_store_refuses_before_sending_fails_like_any_failed_save(
+    env: Env,
+) -> None:
+    # The Redis store hands back a future, but it may raise before it has one (a value
+    # it cannot pack): the move is refused, nothing is shown, and the room goes on.
+    code, _, player = await started(env)
+    real_save = env.store.save
+    version = player.last["version"]
+
+    def refusing_save(*args: object, **kwargs: object) -> None:
+        raise ValueError("cannot pack that")
+
+    env.store.save = refusing_save  # type: ignore[assignment,method-assign]
+    with pytest.raises(RoomError, match="store_error"):
+        await player.att.move(0, 1, marks(player)[0])
+    assert player.last["version"] == version
+    assert (await env.saved(code))["version"] == version
+    env.store.save = real_save  # type: ignore[method-assign]
+    answer = await player.att.move(0, 2, marks(player)[0])
+    assert answer["version"] == version + 1 == (await env.saved(code))["version"]
