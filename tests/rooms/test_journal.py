@@ -116,7 +116,8 @@ async def test_a_change_to_another_rooms_seats_leaves_this_rooms_saves_records(
         saves.append((code, delta))
 
     env.store.save = save  # type: ignore[method-assign]
-    code, _, host = await env.manager.create_room("kokuto_rum", {}, ["host", "cpu", "cpu"])
+    # A fixed deal that lasts past the test (some deals end within its first seconds).
+    code, _, host = await env.manager.create_room("kokuto_rum", {}, ["host", "cpu", "cpu"], seed=7)
     await env.join(code, [host], Recorder(seed=46))
     await env.manager.start_match(code, host)
     await env.run(2_000)
