@@ -67,8 +67,7 @@ class Room:
         self._busy = False  # a batch is under way, or scheduled (see `_next`)
         self._halted: asyncio.Future[None] | None = None  # set by start(), done at the stop
         # The batch whose save is in flight, and a task finishing one (see `_handle`).
-        self._in_flight: tuple[list[Input], Answers, _Saving] | None
-        self._in_flight = None
+        self._in_flight: tuple[list[Input], Answers, _Saving] | None = None
         self._finishing: asyncio.Task[None] | None = None
         self._loop: asyncio.AbstractEventLoop | None = None  # set by start()
         self.idle_since: float | None = self.clock.now()
