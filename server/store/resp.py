@@ -36,6 +36,29 @@ Lost = Callable[[Exception | None], None]
 Done = Callable[[list[Any] | Exception], None]
 
 
+def pack_command(command: Command) -> bytes:
+    """`command` in RESP (an array of bulk strings; numbers as their decimal text), the
+    bytes `hiredis.pack_command` writes. Compiled, this costs about what hiredis's does
+    on its own, without its copies through C strings (cheaper in the server, where a save
+    runs between other work rather than in a loop).
+
+    >>> pack_command(("SET", "k", b"v", 5))
+    b'*4\\r\\n$3\\r\\nSET\\r\\n$1\\r\\nk\\r\\n$1\\r\\nv\\r\\n$1\\r\\n5\\r\\n'
+    """
+    parts = [b"*" + str(len(command)).encode() + b"\r\n"]
+    for arg in command:
+        if isinstance(arg, bytes):
+            data = arg
+        elif isinstance(arg, str):
+            data = arg.encode()
+        else:
+            data = str(arg).encode()
+        parts.append(b"$" + str(len(data)).encode() + b"\r\n")
+        parts.append(data)
+        parts.append(b"\r\n")
+    return b"".join(parts)
+
+
 class _Batch:
     """Replies still expected for one batch, and the callback they go to."""
 
@@ -126,7 +149,7 @@ class RespConnection:
             return False
         protocol.batches.append(_Batch(done, len(commands)))
         assert protocol.transport is not None
-        protocol.transport.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))  # type: ignore[arg-type]
+        protocol.transport.write(b"".join([pack_command(c) for c in commands]))
         return True
 
     async def send(self, commands: Sequence[Command]) -> None:
@@ -135,7 +158,7 @@ class RespConnection:
         if protocol is None or protocol.closed:
             protocol = await self._connect()
         assert protocol.transport is not None
-        protocol.transport.write(b"".join([hiredis.pack_command(tuple(c)) for c in commands]))  # type: ignore[arg-type]
+        protocol.transport.write(b"".join([pack_command(c) for c in commands]))
 
     async def aclose(self) -> None:
         """Close the connection (batches in flight fail)."""
