@@ -66,13 +66,18 @@ def _fail(batch: list[Pending], exc: BaseException) -> None:
 
 def _settle(batch: list[Pending], results: list[Any]) -> None:
     """Each save's answer: done, refused by its version (StaleVersion), or failed."""
-    for (code, *_, future), result in zip(batch, results, strict=True):
+    # Plain indexing: zip(strict=True) and starred targets are generic calls and a list
+    # per save in compiled code, at every move.
+    if len(results) != len(batch):
+        raise ValueError(f"{len(results)} replies to a batch of {len(batch)} saves")
+    for i, pending in enumerate(batch):
+        future, result = pending[5], results[i]
         if future.done():
             continue
         if isinstance(result, Exception):
             future.set_exception(StoreError(f"Redis: {result}"))
         elif result != 1:
-            future.set_exception(StaleVersion(code))
+            future.set_exception(StaleVersion(pending[0]))
         else:
             future.set_result(None)
 
