@@ -1,9 +1,9 @@
 """Optional compiled build of the move path (mypyc); everything else is in pyproject.toml.
 
 A plain `pip install .` installs pure Python. With ZASHIKI_COMPILE=1 the modules in
-COMPILED (the rules, the room and its views, the frame codec, the websocket endpoint
-and protocol, the group-committed saves and their Redis connection: most of the Python
-a move runs) are compiled to C extensions by mypyc, which cuts the server's CPU per move
+COMPILED (the rules, the room, its clock and its views, the frame codec, the websocket
+endpoint and protocol, the group-committed saves and their Redis connection: most of the
+Python a move runs) are compiled to C extensions by mypyc, which cuts the server's CPU per move
 (docs/ARCHITECTURE.md, "Where a move's CPU goes"). It needs mypy and a C compiler:
 
     pip install mypy setuptools
@@ -35,6 +35,7 @@ COMPILED = [
     "server/games/usunoro/rules.py",
     "server/games/usunoro/views.py",
     "server/rooms/attachment.py",
+    "server/rooms/clock.py",
     "server/rooms/core.py",
     "server/rooms/inbox.py",
     "server/rooms/journal.py",

@@ -64,6 +64,7 @@ class VirtualClock(Clock):
 
     def __init__(self, start_ms: float = 0.0) -> None:
         self._now = start_ms
+        self.timers_set = 0  # for tests that count the timers rooms set
         self._heap: list[tuple[float, int, TimerHandle, Callable[[], None]]] = []
         self._counter = itertools.count()
 
@@ -72,6 +73,7 @@ class VirtualClock(Clock):
 
     def call_at(self, when_ms: float, callback: Callable[[], None]) -> TimerHandle:
         handle = TimerHandle()
+        self.timers_set += 1
         heapq.heappush(self._heap, (when_ms, next(self._counter), handle, callback))
         return handle
 
