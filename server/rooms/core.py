@@ -128,11 +128,13 @@ class RoomCore:
         """Game time of the next rule timer or CPU move, if any."""
         if self.status != "playing":
             return None
-        dues = [p.due for p in self.pending.values() if p.due is not None]
-        deadline = self.game.deadline(self.state)
-        if deadline is not None:
-            dues.append(deadline)
-        return min(dues) if dues else None
+        # Loops, not min() over a list: a generic call in compiled code, at every move.
+        earliest = self.game.deadline(self.state)
+        for plan in self.pending.values():
+            due = plan.due
+            if due is not None and (earliest is None or due < earliest):
+                earliest = due
+        return earliest
 
     # -- lobby ------------------------------------------------------------------------
     def seat_of(self, token_hash: str) -> int | None:

@@ -139,11 +139,10 @@ class Presence:
             wakes.append(self.gate_since + GATE_CAP_MS)
         cover = core.settings.cover_after_ms
         if cover is not None and core.status == "playing":
-            wakes.extend(
-                since + cover
-                for i, since in self.away_since.items()
-                if core.seats[i].kind == "human" and not core.seats[i].covered
-            )
+            for i, since in self.away_since.items():
+                seat = core.seats[i]
+                if seat.kind == "human" and not seat.covered:
+                    wakes.append(since + cover)
         return wakes
 
     def public_seats(

@@ -554,7 +554,10 @@ class Room:
         wakes.extend(self.presence.wakes(core))
         if self._retry_at is not None:
             wakes.append(self._retry_at)
-        wake = min(wakes) if wakes else None
+        wake: float | None = None
+        for at in wakes:  # not min(): a generic call with a tuple in compiled code
+            if wake is None or at < wake:
+                wake = at
         self._wake_at = wake
         if wake is not None and self._timer is not None and self._timer_at <= wake:
             # Most moves put the next wake later (a rule timer restarts): the timer set
@@ -593,10 +596,9 @@ class Room:
         future: asyncio.Future[None]
         try:
             # The Redis store gives a future; others (tests, the in-process store) a
-            # coroutine, run as a task.
-            future = asyncio.ensure_future(
-                self.store.save(self.code, core.version, blob, entries, not full)
-            )
+            # coroutine, run as a task. (ensure_future is interpreted: not for a future.)
+            saving = self.store.save(self.code, core.version, blob, entries, not full)
+            future = saving if isinstance(saving, asyncio.Future) else asyncio.ensure_future(saving)
         except Exception as exc:  # refused before it was sent: a failed save all the same
             assert self._loop is not None
             future = self._loop.create_future()

@@ -25,6 +25,8 @@ class DecodeError(ValueError):
 _packb = ormsgpack.packb
 _OPTIONS = ormsgpack.OPT_NON_STR_KEYS
 FIXMAP_MAX = 15  # a msgpack map of up to 15 entries has a one-byte header: 0x80 | count
+# Those headers made once: bytes((0x80 | n,)) is a generic call, at every packed view.
+_FIXMAP_HEADERS = [bytes((0x80 | n,)) for n in range(FIXMAP_MAX + 1)]
 
 
 def pack(value: Any) -> bytes:
@@ -54,7 +56,7 @@ def pack_map(mapping: dict[Any, Any], entries: bytes, count: int) -> bytes:
     # Past 15 entries a map's header is 0xde and a two-byte count (msgpack's map 16).
     body = packed[1:] if size <= FIXMAP_MAX else packed[3:]
     if total <= FIXMAP_MAX:
-        return bytes((0x80 | total,)) + body + entries
+        return _FIXMAP_HEADERS[total] + body + entries
     return b"\xde" + total.to_bytes(2, "big") + body + entries
 
 
