@@ -38,9 +38,9 @@ Done = Callable[[list[Any] | Exception], None]
 
 def pack_command(command: Command) -> bytes:
     """`command` in RESP (an array of bulk strings; numbers as their decimal text), the
-    bytes `hiredis.pack_command` writes. Compiled, this costs about what hiredis's does
-    on its own, without its copies through C strings (cheaper in the server, where a save
-    runs between other work rather than in a loop).
+    bytes `hiredis.pack_command` writes. In a loop hiredis's is a little quicker (0.8
+    against 1.0 µs compiled); in the server, where a save runs between other work, this
+    costs less: no copies through C strings and malloc (bench_ab: 0.98× per move).
 
     >>> pack_command(("SET", "k", b"v", 5))
     b'*4\\r\\n$3\\r\\nSET\\r\\n$1\\r\\nk\\r\\n$1\\r\\nv\\r\\n$1\\r\\n5\\r\\n'

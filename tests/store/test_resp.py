@@ -4,15 +4,29 @@ from __future__ import annotations
 
 import uuid
 
+import hiredis
 import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from server.store.resp import RespConnection
+from server.store.resp import RespConnection, pack_command
 
 
 def key() -> str:
     return f"t-resp:{uuid.uuid4().hex}"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("PING",),
+        ("SET", "k", b"", 0),
+        ("EVALSHA", "a" * 40, 2, "room:AB", "log:AB", 12, b"\x00\r\n" * 100, 86_400_000, "d"),
+        ("X", -3, 1.5, "すべての札", b"\xff" * 300),
+    ],
+)
+def test_commands_are_packed_as_hiredis_packs_them(command: tuple[object, ...]) -> None:
+    assert pack_command(command) == hiredis.pack_command(command)  # type: ignore[arg-type]
 
 
 async def test_a_batch_gets_its_replies_in_order(redis_url: str) -> None:
