@@ -5,8 +5,17 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from importlib import metadata
+from typing import NoReturn
 
 from server.games import registry
+from server.settings import SERVE, SettingError, add_arguments, given, resolve
+
+# Exit statuses: a setting that does not parse (argparse's own status for a bad flag), and
+# a store that does not answer at start-up.
+BAD_SETTING = 2
+NO_STORE = 3
+REDIS_URL = next(setting for setting in SERVE if setting.flag == "--redis-url")
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -18,28 +27,58 @@ def cmd_games(args: argparse.Namespace) -> int:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server until Ctrl-C (or SIGTERM); rooms are saved before it exits."""
-    from server.web.limits import Limits, parse_rate_limits
+    try:
+        settings = resolve(SERVE, args, os.environ)
+    except SettingError as exc:
+        return fail("serve", str(exc), BAD_SETTING)
+    if settings["redis_url"]:
+        problem = store_problem(settings["redis_url"])
+        if problem is not None:
+            _, source = given(REDIS_URL, args, os.environ)
+            return fail("serve", f"{source}: the store does not answer: {problem}", NO_STORE)
+    from server.web.limits import Limits
     from server.web.serve import serve
 
-    # Without --lease-ms (or its variable) the manager's own default applies.
-    lease = {} if args.lease_ms is None else {"lease_ms": args.lease_ms}
-    rate, _, burst = args.frame_rate.partition("/")
+    frames_per_second, frame_burst = settings["frame_rate"]
     limits = Limits(
-        rate_limits=parse_rate_limits(args.rate_limits),
-        spectators_per_room=args.spectators_per_room,
-        frames_per_second=float(rate),
-        frame_burst=int(burst or rate),
-        ping_interval_s=args.ws_ping_s,
+        rate_limits=settings["rate_limits"],
+        spectators_per_room=settings["spectators_per_room"],
+        frames_per_second=frames_per_second,
+        frame_burst=frame_burst,
+        ping_interval_s=settings["ws_ping_s"],
     )
     serve(
-        host=args.host,
-        port=args.port,
-        redis_url=args.redis_url or None,
+        host=settings["host"],
+        port=settings["port"],
+        redis_url=settings["redis_url"] or None,
         limits=limits,
-        node_id=args.node_id or None,
-        **lease,
+        node_id=settings["node_id"] or None,
+        lease_ms=settings["lease_ms"],
+        log_level=settings["log_level"],
+        log_format=settings["log_format"],
+        access_log=settings["access_log"] == "on",
     )
     return 0
+
+
+def store_problem(redis_url: str) -> str | None:
+    """Why the Redis at `redis_url` does not answer a PING within 3 s, or None if it does."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3)
+    try:
+        client.ping()
+    except (redis.RedisError, OSError) as exc:
+        return str(exc) or type(exc).__name__
+    finally:
+        client.close()
+    return None
+
+
+def fail(command: str, problem: str, status: int) -> int:
+    """Print one line saying what is wrong; returns the exit status."""
+    print(f"zashiki {command}: {problem}", file=sys.stderr)
+    return status
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -58,75 +97,49 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def positive_int(text: str) -> int:
-    """An argument that must be a whole number above zero."""
-    value = int(text)
-    if value <= 0:
-        raise ValueError(text)
-    return value
+class Parser(argparse.ArgumentParser):
+    """argparse, but a mistake on the command line is one line (and exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print `PROG: MESSAGE (PROG --help)` and exit 2."""
+        self.exit(BAD_SETTING, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command line: one subcommand per job."""
-    parser = argparse.ArgumentParser(prog="zashiki", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    sub.add_parser("games", help="list the games this server hosts").set_defaults(run=cmd_games)
-    serve = sub.add_parser("serve", help="run the server (HTTP API, websocket, browser client)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    serve.add_argument("--port", type=int, default=8000, help="port to listen on")
-    serve.add_argument(
-        "--redis-url",
-        default=os.environ.get("ZASHIKI_REDIS_URL", ""),
-        help="keep rooms in this Redis (default: $ZASHIKI_REDIS_URL, else in process memory)",
+    parser = Parser(prog="zashiki", description="Zashiki: online rooms for six card games.")
+    parser.add_argument("--version", action="version", version=f"zashiki {package_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
+    games = sub.add_parser(
+        "games", help="list the games this server hosts", description=cmd_games.__doc__
     )
-    serve.add_argument(
-        "--lease-ms",
-        type=positive_int,
-        default=os.environ.get("ZASHIKI_LEASE_MS"),
-        help="how long a room's lease lasts unrenewed, so how soon another process takes "
-        "over the rooms of one that died (default: $ZASHIKI_LEASE_MS, else 30000)",
+    games.set_defaults(run=cmd_games)
+    serve = sub.add_parser(
+        "serve",
+        help="run the server (HTTP API, websocket, browser client)",
+        description="Run the server: the HTTP API, the websocket and the browser client, "
+        "until Ctrl-C or SIGTERM (rooms are saved on the way out). Every setting is a flag "
+        "or an environment variable; the flag wins.",
     )
-    serve.add_argument(
-        "--node-id",
-        default=os.environ.get("ZASHIKI_NODE_ID", ""),
-        help="this process's name in room leases and on the bus; keep it across restarts "
-        "(a restarted process then serves its rooms at once) and unique among running "
-        "processes (default: $ZASHIKI_NODE_ID, else hostname:port)",
-    )
-    serve.add_argument(
-        "--rate-limits",
-        default=os.environ.get("ZASHIKI_RATE_LIMITS", ""),
-        help='per client address: "rooms=30/10,seats=60/20,lookups=300/60" (per minute/'
-        'burst; these are the defaults) or "off" (default: $ZASHIKI_RATE_LIMITS)',
-    )
-    serve.add_argument(
-        "--frame-rate",
-        default=os.environ.get("ZASHIKI_FRAME_RATE", "20/40"),
-        help='websocket frames a second per connection, and the burst: "20/40" (the '
-        "default; $ZASHIKI_FRAME_RATE)",
-    )
-    serve.add_argument(
-        "--ws-ping-s",
-        type=float,
-        default=float(os.environ.get("ZASHIKI_WS_PING_S", "20")),
-        help="websocket keep-alive: a ping this often; no pong within as long again "
-        "closes the socket with 1011 (default: $ZASHIKI_WS_PING_S, else 20)",
-    )
-    serve.add_argument(
-        "--spectators-per-room",
-        type=positive_int,
-        default=int(os.environ.get("ZASHIKI_SPECTATORS_PER_ROOM", "16")),
-        help="spectator connections a room takes (seat holders are counted apart; "
-        "default: $ZASHIKI_SPECTATORS_PER_ROOM, else 16)",
-    )
+    add_arguments(serve, SERVE)
     serve.set_defaults(run=cmd_serve)
     replay = sub.add_parser(
-        "replay", help="re-run an exported match file through the engine and print it"
+        "replay",
+        help="re-run an exported match file through the engine and print it",
+        description=cmd_replay.__doc__,
     )
     replay.add_argument("file", help="a match file (JSON) from GET /api/rooms/{code}/matches/{n}")
     replay.add_argument("--quiet", action="store_true", help="print only the verdict")
     replay.set_defaults(run=cmd_replay)
     return parser
+
+
+def package_version() -> str:
+    """The installed distribution's version."""
+    try:
+        return metadata.version("zashiki")
+    except metadata.PackageNotFoundError:
+        return "(not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:

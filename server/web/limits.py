@@ -55,16 +55,24 @@ def parse_rate_limits(text: str) -> dict[str, tuple[float, int]] | None:
     True
     >>> parse_rate_limits("rooms=6/2")["rooms"], parse_rate_limits("")["seats"]
     ((6.0, 2), (60.0, 20))
+    >>> parse_rate_limits("rooms=lots")
+    Traceback (most recent call last):
+    ValueError: not KIND=PER_MINUTE/BURST,... or off (kinds: lookups, rooms, seats)
     """
     if text.strip().lower() == "off":
         return None
     limits = dict(RATE_LIMITS)
     for part in filter(None, (p.strip() for p in text.split(","))):
         kind, _, value = part.partition("=")
-        rate, _, burst = value.partition("/")
-        if kind not in RATE_LIMITS or float(rate) <= 0 or int(burst or 1) < 1:
-            raise ValueError(f"bad rate limit {part!r}; kinds: {sorted(RATE_LIMITS)}")
-        limits[kind] = (float(rate), int(burst or 1))
+        rate_text, _, burst_text = value.partition("/")
+        try:
+            rate, burst = float(rate_text), int(burst_text or 1)
+        except ValueError:
+            rate, burst = 0.0, 0
+        if kind not in RATE_LIMITS or not 0 < rate < float("inf") or burst < 1:
+            kinds = ", ".join(sorted(RATE_LIMITS))
+            raise ValueError(f"not KIND=PER_MINUTE/BURST,... or off (kinds: {kinds})")
+        limits[kind] = (rate, burst)
     return limits
 
 

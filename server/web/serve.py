@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import logging.config
 import socket
 
 import uvicorn
@@ -11,6 +12,7 @@ from starlette.applications import Starlette
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
+from server import logs
 from server.rooms.manager import LEASE_MS
 from server.web import ws
 from server.web.app import create_app, describe_build, describe_store
@@ -61,15 +63,24 @@ def serve(
     limits: Limits | None = None,
     lease_ms: int = LEASE_MS,
     node_id: str | None = None,
+    log_level: str = "info",
+    log_format: str = "text",
+    access_log: bool = False,
 ) -> None:
-    """Serve until SIGINT/SIGTERM; the app's lifespan saves and closes on the way out."""
+    """Serve until SIGINT/SIGTERM; the app's lifespan saves and closes on the way out.
+
+    Logs go to stderr at `log_level` and above, as `log_format` ("text" or "json"),
+    uvicorn's lines too; `access_log` adds a line per HTTP request and websocket."""
     limits = limits or Limits()
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    log.info(describe_store(redis_url))
-    log.info(describe_build())
     # The node id names this process in room leases and on the bus; the same one after a
     # restart in place takes its rooms back at once.
-    app = create_app(redis_url, limits, lease_ms, node_id or f"{socket.gethostname()}:{port}")
+    node_id = node_id or f"{socket.gethostname()}:{port}"
+    log_config = logs.config(log_level, log_format, node_id)
+    logging.config.dictConfig(log_config)
+    logging.captureWarnings(True)
+    log.info(describe_store(redis_url))
+    log.info(describe_build())
+    app = create_app(redis_url, limits, lease_ms, node_id)
     config = uvicorn.Config(
         WebsocketFirst(app),
         host=host,
@@ -84,7 +95,8 @@ def serve(
         # Frames are small msgpack maps; compressing them costs more CPU than it saves.
         ws_per_message_deflate=False,
         lifespan="on",
-        access_log=False,
+        log_config=log_config,
+        access_log=access_log,
         timeout_graceful_shutdown=5,
         # Idle keep-alive HTTP connections; slow headers are the proxy's to cut
         # (deploy/README.md).
