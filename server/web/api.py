@@ -1,4 +1,4 @@
-"""The HTTP API (JSON): games, rooms, seats, start; plus /healthz and /metrics.
+"""The HTTP API (JSON): games, rooms, seats, start; the probes and /metrics.
 
 Handlers only translate: they check the request's shape, call the room manager and turn
 its answers and RoomErrors into JSON. See PROTOCOL.md for every route.
@@ -268,13 +268,33 @@ async def start_match(request: Request) -> Response:
     return JSONResponse(await manager.room_summary(code))
 
 
+async def store_answers(request: Request) -> bool:
+    """Whether the store answers a ping."""
+    try:
+        return bool(await request.app.state.services.store.ping())
+    except Exception:  # any failure to reach the store is "unhealthy", never a 500
+        return False
+
+
 async def healthz(request: Request) -> Response:
     """200 when the store answers, 503 when it does not."""
-    try:
-        ok = await request.app.state.services.store.ping()
-    except Exception:  # any failure to reach the store is "unhealthy", never a 500
-        ok = False
+    ok = await store_answers(request)
     return JSONResponse({"ok": ok}, 200 if ok else 503)
+
+
+async def livez(request: Request) -> Response:
+    """200 while the process answers at all (a liveness probe: a Redis outage must not
+    restart every server)."""
+    return JSONResponse({"ok": True})
+
+
+async def readyz(request: Request) -> Response:
+    """200 when the store answers and the process is not draining (a readiness probe:
+    send it new clients); else 503, saying which."""
+    draining = request.app.state.services.draining
+    store = await store_answers(request)
+    ok = store and not draining
+    return JSONResponse({"ok": ok, "store": store, "draining": draining}, 200 if ok else 503)
 
 
 async def metrics(request: Request) -> Response:
@@ -309,5 +329,7 @@ routes = [
     Route("/api/rooms/{code}/seats", translated(take_seat), methods=["POST"]),
     Route("/api/rooms/{code}/start", translated(start_match), methods=["POST"]),
     Route("/healthz", healthz, methods=["GET"]),
+    Route("/livez", livez, methods=["GET"]),
+    Route("/readyz", readyz, methods=["GET"]),
     Route("/metrics", metrics, methods=["GET"]),
 ]

@@ -214,6 +214,24 @@ SERVICE_PATHS: dict[str, Schema] = {
             },
         }
     },
+    "/livez": {
+        "get": {
+            "operationId": "liveness",
+            "summary": "Whether the process answers (a liveness probe; the store is not asked)",
+            "responses": {"200": json_answer("the process answers", ref("Health"))},
+        }
+    },
+    "/readyz": {
+        "get": {
+            "operationId": "readiness",
+            "summary": "Whether to send this process clients: the store answers and it is "
+            "not draining (stopping)",
+            "responses": {
+                "200": json_answer("ready", ref("Readiness")),
+                "503": json_answer("the store does not answer, or draining", ref("Readiness")),
+            },
+        }
+    },
     "/metrics": {
         "get": {
             "operationId": "metrics",

@@ -16,6 +16,15 @@ SCHEMAS: dict[str, Schema] = {
         "required": ["ok"],
         "properties": {"ok": {"type": "boolean"}},
     },
+    "Readiness": {
+        "type": "object",
+        "required": ["ok", "store", "draining"],
+        "properties": {
+            "ok": {"type": "boolean"},
+            "store": {"type": "boolean", "description": "the store answers"},
+            "draining": {"type": "boolean", "description": "the process is stopping"},
+        },
+    },
     "Error": {
         "type": "object",
         "required": ["code", "message"],

@@ -29,6 +29,8 @@ class Services:
     # The open websockets' outboxes (ws.Outbox), for the goodbye at shutdown.
     outboxes: set[Any] = field(default_factory=set)
     archive: Archive = field(init=False)
+    # Set when the process starts to stop: /readyz answers 503 from then on.
+    draining: bool = False
 
     def __post_init__(self) -> None:
         self.connections = RoomConnections(self.limits.connections_per_room)

@@ -47,6 +47,10 @@ async def test_a_redis_outage_answers_503_store_error_and_an_error_frame(
         ):
             assert answer.status_code == 503, answer.text
             assert answer.json()["code"] == "store_error" and no_detail(answer)
+        # Alive (a liveness probe must not restart it), not ready (send clients elsewhere).
+        assert (await h.get("/livez")).json() == {"ok": True}
+        ready = await h.get("/readyz")
+        assert ready.status_code == 503 and ready.json()["store"] is False
         ws = await hello(outage_server, "ABCDEF", [])
         refused = await frame(ws, "error")
         assert refused["code"] == "store_error" and "Redis" not in refused["message"]

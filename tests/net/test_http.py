@@ -122,6 +122,13 @@ async def test_healthz_reports_the_store_reachable(server: ServerProcess) -> Non
         assert json.loads(answer.read()) == {"ok": True}
 
 
+async def test_the_probes_say_live_and_ready(server: ServerProcess) -> None:
+    with urllib.request.urlopen(server.url + "/livez", timeout=5) as answer:
+        assert json.loads(answer.read()) == {"ok": True}
+    with urllib.request.urlopen(server.url + "/readyz", timeout=5) as answer:
+        assert json.loads(answer.read()) == {"ok": True, "store": True, "draining": False}
+
+
 async def test_metrics_count_live_rooms_and_moves(server: ServerProcess, client: Client) -> None:
     await client.create_room("usunoro")
     with urllib.request.urlopen(server.url + "/metrics", timeout=5) as answer:
