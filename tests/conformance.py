@@ -6,17 +6,25 @@ that changes the state, non-determinism, a dump/load round trip that changes any
 a view that differs once unseen cards are re-dealt, data that is not msgpack-safe, a
 view, legal action, event or outcome that does not match the game's JSON Schema
 (server/web/schemas/), or a match that does not end within the bound.
+
+`check_worlds` takes a position (`positions` draws some from a random match): a sampled
+world, or a CPU's decision at any level, that changes when the cards the seat cannot see
+are rearranged (its view kept) is a breach too.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from jsonschema.exceptions import best_match
 
-from server.games.contract import Game, IllegalAction
+from server.bots.contract import Situation
+from server.bots.registry import policy_for
+from server.games.contract import DIFFICULTIES, Game, IllegalAction
+from server.games.rng import Rng
 from server.store import codec
 from server.web import schemas
 
@@ -173,9 +181,19 @@ def check_events(game: Game, events: list[Any], checks: bool) -> None:
 
 
 def play(
-    game: Game, seats: int, options: dict[str, Any], seed: int, *, checks: bool, roundtrip: bool
+    game: Game,
+    seats: int,
+    options: dict[str, Any],
+    seed: int,
+    *,
+    checks: bool,
+    roundtrip: bool,
+    visit: Callable[[Any, dict[int, list[dict[str, Any]]]], None] | None = None,
 ) -> tuple[list[Any], bytes]:
-    """One random match driven by `seed`; returns the event log and the final dump."""
+    """One random match driven by `seed`; returns the event log and the final dump.
+
+    `visit(state, legal)` is called at every step with the seats' legal moves (it must
+    not change the state)."""
     driver = random.Random(seed)
     checker = random.Random(~seed)  # its own stream, so checks never change the match
     state = game.new(seats, game.resolve_options(options), seed)
@@ -200,6 +218,8 @@ def play(
             assert all(isinstance(p, int) and 1 <= p <= seats for p in places), places
             return log, codec.pack(game.dump(state))
         legal = seats_to_move(game, state, seats)
+        if visit is not None:
+            visit(state, legal)
         views: dict[int | None, dict[str, Any]] = {}
         legal_before = {s: game.actions(state, s) for s in range(seats)} if checks else {}
         if checks:
@@ -245,3 +265,69 @@ def check_match(game: Game, seats: int, options: dict[str, Any], seed: int) -> N
     assert (again_log, again_final) == (log, final), "same seed and inputs gave another match"
     rt_log, rt_final = play(game, seats, options, seed, checks=False, roundtrip=True)
     assert (rt_log, rt_final) == (log, final), "a dump/load round trip changed the match"
+
+
+def positions(
+    game: Game, seats: int, options: dict[str, Any], seed: int, count: int
+) -> list[tuple[Any, int]]:
+    """`count` (state, seat) positions of the random match of `seed` where that seat has
+    a choice of moves, drawn evenly from the whole match (reservoir sampling)."""
+    picker = random.Random(seed * 7 + 1)
+    chosen: list[tuple[Any, int]] = []
+    seen = 0
+
+    def visit(state: Any, legal: dict[int, list[dict[str, Any]]]) -> None:
+        nonlocal seen
+        for seat, acts in legal.items():
+            if len(acts) < 2:
+                continue
+            seen += 1
+            if len(chosen) < count:
+                chosen.append((game.copy(state), seat))
+            elif (at := picker.randrange(seen)) < count:
+                chosen[at] = (game.copy(state), seat)
+
+    play(game, seats, options, seed, checks=False, roundtrip=False, visit=visit)
+    return chosen
+
+
+def decide(game: Game, state: Any, seat: int, difficulty: str, seed: int) -> Any:
+    """The CPU's decision for `seat` as the room asks for it: one generator for the
+    policy and its sampled worlds."""
+    rng = Rng.from_seed(seed)
+    situation = Situation(
+        game=game,
+        seat=seat,
+        view=game.view(state, seat),
+        legal=game.actions(state, seat),
+        difficulty=difficulty,
+        rng=rng,
+        sample_world=lambda: game.shuffle_unseen(state, seat, rng),
+    )
+    decision = policy_for(game.id).decide(situation)
+    return decision, rng.state
+
+
+def check_worlds(game: Game, state: Any, seat: int, seed: int) -> None:
+    """What a seat samples and decides depends on its view (and its generator) alone.
+
+    The cards `seat` cannot see are rearranged once (by `shuffle_unseen` itself, which
+    keeps the view); from both arrangements, the same sampling generator must give the
+    same world, and the CPU at every level the same decision.
+    """
+    other = game.shuffle_unseen(state, seat, random.Random(seed))
+    assert game.view(other, seat) == game.view(state, seat), "the rearrangement shows"
+    for make in (random.Random, Rng.from_seed):
+        worlds = [
+            codec.pack(game.dump(game.shuffle_unseen(s, seat, make(~seed)))) for s in (state, other)
+        ]
+        assert worlds[0] == worlds[1], (
+            f"seat {seat}'s sampled world depends on where the cards it cannot see are, "
+            "not on its view and the sampling generator alone"
+        )
+    for level in DIFFICULTIES:
+        mine, theirs = (decide(game, s, seat, level, seed) for s in (state, other))
+        assert mine == theirs, (
+            f"the {level} CPU at seat {seat} decides differently when the cards it cannot "
+            f"see are rearranged: {mine[0]} against {theirs[0]}"
+        )

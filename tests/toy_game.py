@@ -1,6 +1,8 @@
 """A tiny trick game used to test the conformance suite itself.
 
-`ToyGame(leak=True)` shows each seat its neighbour's hand: the suite must catch it.
+`ToyGame(leak=True)` shows each seat its neighbour's hand, and
+`ToyGame(pool_in_place=True)` samples worlds from the hidden cards in the order they lie:
+the suite must catch both.
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ class ToyGame(Game):
     min_seats = 2
     max_seats = 4
 
-    def __init__(self, leak: bool = False) -> None:
+    def __init__(self, leak: bool = False, pool_in_place: bool = False) -> None:
         self.leak = leak
+        self.pool_in_place = pool_in_place
 
     def new(
         self, seats: int, options: dict[str, Any], seed: int, cpu_seats: Sequence[int] = ()
@@ -78,6 +81,8 @@ class ToyGame(Game):
         other = copy.deepcopy(state)
         places = [s for s in range(state["seats"]) if s != seat]
         pool = other["stock"] + [c for s in places for c in other["hands"][s]]
+        if not self.pool_in_place:
+            pool.sort()
         rng.shuffle(pool)
         for s in places:
             n = len(other["hands"][s])

@@ -224,7 +224,10 @@ class Game:
         return False
 
     def shuffle_unseen(self, state: Any, seat: int | None, rng: Any) -> Any:
-        """A copy with every card `seat` cannot see re-dealt among the places it cannot see."""
+        """A copy with every card `seat` cannot see re-dealt among the places it cannot see.
+
+        The copy depends on `seat`'s view and `rng` alone, not on where the unseen cards
+        really are (pool them in a canonical order before dealing them again)."""
         raise NotImplementedError
 
     def dump(self, state: Any) -> dict[str, Any]:

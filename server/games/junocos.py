@@ -358,12 +358,14 @@ class Junocos(Game):
     def shuffle_unseen(self, state: dict[str, Any], seat: int | None, rng: Any) -> Any:
         """Re-deal the hands `seat` cannot see, keeping sizes and shown voids.
 
-        The generator for future rounds is re-seeded too, so a sampled world does not
-        carry the real order of later deals.
+        The world depends on the view and `rng` only: the unseen cards are pooled in card
+        order, not in the hidden hands' order, and the generator for future rounds is
+        re-seeded from `rng`, so a sampled world does not carry the real order of later
+        deals either.
         """
         other = self.copy(state)
         hidden = [s for s in range(state["seats"]) if s != seat]
-        pool = [c for s in hidden for c in state["hands"][s]]
+        pool = sorted((c for s in hidden for c in state["hands"][s]), key=sort_key)
         sizes = {s: len(state["hands"][s]) for s in hidden}
         voids = self.voids(state)
         trump, printed = state["trump"], self._printed(state)

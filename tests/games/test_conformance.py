@@ -10,7 +10,7 @@ from jsonschema import Draft202012Validator
 from server.games import registry
 from server.games.contract import Game
 from server.web import schemas
-from tests.conformance import VALIDATED, check_match, conforms
+from tests.conformance import VALIDATED, check_match, check_worlds, conforms, positions
 from tests.toy_game import ToyGame
 
 MATCHES = int(os.environ.get("ZASHIKI_CONFORMANCE_MATCHES", "4"))
@@ -32,6 +32,20 @@ def test_registered_game_conforms(game_id: str, seats: int, seed: int) -> None:
     check_match(game, seats, {}, seed)
 
 
+@pytest.mark.parametrize(
+    ("game_id", "seats"),
+    [(g.id, n) for g in registry.games().values() for n in range(g.min_seats, g.max_seats + 1)],
+)
+def test_worlds_and_cpu_decisions_depend_on_the_view_alone(game_id: str, seats: int) -> None:
+    # A few positions per match: Hard searches, and the suite must stay quick.
+    game = registry.get(game_id)
+    for seed in range(2):
+        found = positions(game, seats, game.resolve_options({}), seed, 3)
+        assert found, "the random match offered no seat a choice"
+        for state, seat in found:
+            check_worlds(game, state, seat, seed)
+
+
 def test_every_registered_game_describes_itself() -> None:
     assert registry.games(), "no game is registered"
     for game_id, game in registry.games().items():
@@ -48,6 +62,15 @@ def test_toy_game_conforms() -> None:
 def test_suite_catches_a_view_showing_another_seats_card() -> None:
     with pytest.raises(AssertionError, match="may not see"):
         check_match(ToyGame(leak=True), 3, {}, 0)
+
+
+def test_suite_catches_a_world_that_depends_on_where_hidden_cards_are() -> None:
+    toy = ToyGame(pool_in_place=True)
+    for state, seat in positions(ToyGame(), 3, {}, 0, 3):
+        check_worlds(ToyGame(), state, seat, 0)
+    with pytest.raises(AssertionError, match="depends on where the cards it cannot see are"):
+        for state, seat in positions(toy, 3, {}, 0, 3):
+            check_worlds(toy, state, seat, 0)
 
 
 class _LaxToy(ToyGame):

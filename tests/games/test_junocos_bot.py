@@ -169,3 +169,34 @@ def test_hard_plays_from_sampled_worlds() -> None:
     decision = POLICY.decide(sit)
     assert decision is not None and decision.action in sit.legal
     assert calls
+
+
+def test_hard_decides_from_the_view_not_from_where_the_hidden_cards_are() -> None:
+    # Issue 47's repro: 13 random moves, then seat 1 decides; swapping seats 0 and 2's
+    # hands leaves seat 1's view as it was, so neither its worlds nor its move may change.
+    state = GAME.new(4, GAME.resolve_options({}), 2)
+    driver = random.Random(2)
+    for _ in range(13):
+        GAME.apply(state, state["turn"], driver.choice(GAME.actions(state, state["turn"])), 0)
+    swapped = GAME.copy(state)
+    swapped["hands"][0], swapped["hands"][2] = state["hands"][2], state["hands"][0]
+    assert state["turn"] == 1 and GAME.view(swapped, 1) == GAME.view(state, 1)
+    worlds = [GAME.dump(GAME.shuffle_unseen(s, 1, random.Random(5))) for s in (state, swapped)]
+    assert worlds[0] == worlds[1]
+
+    def hard(st: dict[str, Any]) -> dict[str, Any]:
+        rng = Rng.from_seed(0)  # one generator for the policy and its worlds, as in a room
+        sit = Situation(
+            GAME,
+            1,
+            GAME.view(st, 1),
+            GAME.actions(st, 1),
+            "hard",
+            rng,
+            lambda: GAME.shuffle_unseen(st, 1, rng),
+        )
+        decision = POLICY.decide(sit)
+        assert decision is not None
+        return decision.action
+
+    assert hard(swapped) == hard(state)

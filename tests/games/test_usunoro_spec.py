@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from server.games import cards
@@ -284,6 +286,16 @@ def test_hidden_all_hands_are_revealed_when_the_round_ends() -> None:
 def test_hidden_a_spectator_sees_no_hand_during_the_round() -> None:
     view = GAME.view(fresh(MIXED), None)
     assert view["hand"] is None and view["hands"] == [None] * 4
+
+
+def test_hidden_a_sampled_world_depends_on_the_view_alone() -> None:
+    # Issue 47: swapping two hidden hands leaves seat 0's view, so its world must stay.
+    state = GAME.new(4, GAME.resolve_options({}), 1)
+    swapped = GAME.copy(state)
+    swapped["hands"][1], swapped["hands"][2] = state["hands"][2], state["hands"][1]
+    assert GAME.view(swapped, 0) == GAME.view(state, 0)
+    worlds = [GAME.dump(GAME.shuffle_unseen(s, 0, random.Random(5))) for s in (state, swapped)]
+    assert worlds[0] == worlds[1]
 
 
 def test_hidden_a_refusal_never_names_a_card() -> None:

@@ -92,6 +92,9 @@ def shuffle_unseen(state: State, seat: int | None, rng: Any) -> State:
         hand, known = other.hands[s], other.known[s]
         slots = [(h, k) for h, k in zip(hand, known, strict=True)]
         if not other.options["physical_fidelity"]:
+            # Where the known cards sit is unseen: start from the view's order (known
+            # cards sorted, then the unknown slots) so the world does not depend on it.
+            slots.sort(key=lambda hk: (not hk[1], hk[0] // 2 if hk[1] else 0))
             rng.shuffle(slots)
         other.hands[s] = [(h // 2 if k else pool.pop()) * 2 + rng.randrange(2) for h, k in slots]
         other.known[s] = [k for _, k in slots]

@@ -155,6 +155,7 @@ class ShirokuroJong(Game):
         dora_hidden = world.phase == "rotate"  # S14: not turned up yet
         if dora_hidden:
             pool.append(world.dora)
+        pool.sort()  # so the world depends only on which cards are unseen, not where they are
         rng.shuffle(pool)
         forget = world.phase in ("rotate", "claim")
         for s in hidden:

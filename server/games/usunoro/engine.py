@@ -407,7 +407,11 @@ class Usunoro(Game):
             receiver = (s + step) % SEATS
             if seen[s] and receiver in pinned and state["sent"][s] is not None:
                 pinned[receiver].append(state["sent"][s])
-        pool = [c for s in hidden for c in state["hands"][s] if c not in pinned[s]]
+        # sorted, so the world depends only on which cards are unseen, not where they are
+        pool = sorted(
+            (c for s in hidden for c in state["hands"][s] if c not in pinned[s]),
+            key=cards.sort_key,
+        )
         rng.shuffle(pool)
         for s in hidden:
             need = SEATS - len(pinned[s])
