@@ -1,9 +1,11 @@
-"""Usunoro rulings U1-U12 (RULINGS.md section 1) where the engine is concerned.
+"""Usunoro rulings U1-U14 (RULINGS.md section 1) where the engine is concerned.
 
 The CPU side of U3 and the uniform delays of U10 are in tests/bots/test_usunoro_bot.py.
 """
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
@@ -182,10 +184,33 @@ def test_u12_open_hands_are_public_and_other_hands_stay_hidden() -> None:
     mark(state, 0, "S2")
     for seat in [2, 3, None]:
         view = GAME.view(state, seat)
-        assert view["hands"][0] == MIXED[0] and view["marks"][0] == "S2"
+        assert view["hands"][0] == MIXED[0]
         assert view["hands"][1] == sorted(MIXED[1], key=cards.sort_key)
     assert GAME.view(state, 2)["hands"][3] is None
     assert GAME.view(state, 0)["hands"][2] is None
+
+
+def test_u14_an_open_hands_mark_is_seen_by_its_own_seat_alone() -> None:
+    state = fresh(MIXED, open_hands=[0, 1])
+    move = {"type": "mark", "card": "S2"}
+    events = GAME.apply(state, 0, move, 0)
+    own = GAME.view(state, 0)
+    assert own["mark"] == own["marks"][0] == "S2"
+    others = [1, 2, 3, None]  # the other open (human) seat, the CPUs, a spectator
+    patches = GAME.view_patches(state, others, [(0, move)], events)
+    assert patches is not None
+    for seat in others:
+        for view in (GAME.view(state, seat), GAME.views(state, others)[seat], patches[seat]):
+            assert view["marks"][0] is None, f"seat {seat} sees seat 0's mark"
+        assert GAME.view(state, seat)["marked"][0] and GAME.view(state, seat)["hands"][0]
+
+
+def test_u14_a_world_sampled_for_the_other_open_seat_redraws_the_mark() -> None:
+    state = fresh(MIXED, open_hands=[0, 1])
+    mark(state, 0, "S2")
+    worlds = [GAME.shuffle_unseen(state, 1, random.Random(n)) for n in range(20)]
+    assert all(w["hands"][0] == state["hands"][0] for w in worlds)
+    assert {w["marks"][0] for w in worlds} == set(state["hands"][0])
 
 
 def test_u12_open_hands_must_name_distinct_seats() -> None:

@@ -72,7 +72,10 @@ class Usunoro(Game):
         Option("direction", "next", ("next", "previous"), "pass to seat+1 or seat-1 (U1)"),
         Option("length", "standard", ("standard", "short"), "4 penalties end it, or 1"),
         Option(
-            "open_hands", [], (), "human seats whose hands everyone sees (same-device play; U13)"
+            "open_hands",
+            [],
+            (),
+            "human seats whose hands, not marks, everyone sees (same-device play; U13, U14)",
         ),
         Option(
             "mark_timeout_ms",
@@ -392,7 +395,8 @@ class Usunoro(Game):
         return views.actions_kept(state, seat, moves, events)
 
     def shuffle_unseen(self, state: State, seat: int | None, rng: Any) -> State:
-        """Re-deal hidden hands among themselves; marks re-drawn; engine rng replaced.
+        """Re-deal hidden hands among themselves; other seats' marks re-drawn (an open
+        hand's too, U14); engine rng replaced.
 
         A card a visible hand sent in the last exchange stays with its hidden receiver,
         since the viewer watched it go there. The engine's own generator is replaced so a
@@ -421,6 +425,10 @@ class Usunoro(Game):
             if state["marks"][s] is not None:
                 other["marks"][s] = hand[rng.randrange(len(hand))]
             other["sent"][s] = other["received"][s] = None
+        for s in range(SEATS):  # an open hand is seen, its mark is not (U14)
+            if s != seat and seen[s] and state["marks"][s] is not None:
+                hand = state["hands"][s]
+                other["marks"][s] = hand[rng.randrange(len(hand))]
         other["rng"] = rng.randrange(1 << 62)
         return other
 

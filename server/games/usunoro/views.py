@@ -29,7 +29,9 @@ _TIMING_ITEMS = tuple((d, tuple((k, tuple(w)) for k, w in t.items())) for d, t i
 
 
 def visible_hands(state: State, seat: int | None) -> list[bool]:
-    """Which seats' hands (and marks) `seat` sees: its own, open hands, all at round end."""
+    """Which seats' hands `seat` sees: its own, open hands, all at round end.
+
+    Marks are another matter: a seat sees only its own, open hands or not (U14)."""
     if state["phase"] in (DONE, VOID):
         return [True] * SEATS
     open_hands = state["options"]["open_hands"]
@@ -37,7 +39,8 @@ def visible_hands(state: State, seat: int | None) -> list[bool]:
 
 
 def view(state: State, seat: int | None) -> View:
-    """Per "Hidden information": own cards and mark, public table, open hands.
+    """Per "Hidden information": own cards and mark, public table, open hands (not
+    their marks, U14).
 
     Rule timers a player sees as countdowns (U13), in game ms: `mark_deadline` (the
     marking timeout, U2), `idle_deadline` (the idle void, U7) and `void_at` (the race
@@ -78,10 +81,9 @@ def view_patches(
             return None
     marks, options = state["marks"], state["options"]
     open_hands = options["open_hands"]
-    # What everyone sees (open hands only); each seat adds its own to a copy.
+    # Nobody sees another seat's mark, not even an open hand's (U14); each seat adds
+    # its own to a copy.
     public_marks = [None] * SEATS
-    for s in open_hands:
-        public_marks[s] = marks[s]
     idle_ms = options["idle_void_ms"]
     shared: View = {
         "marked": [m is not None for m in marks],
@@ -199,7 +201,8 @@ def _seat_view(state: State, seat: int | None, public: tuple[View, list[list[str
     else:
         open_hands = state["options"]["open_hands"]
         view["hands"] = [h if s == seat or s in open_hands else None for s, h in enumerate(hands)]
-        view["marks"] = [m if s == seat or s in open_hands else None for s, m in enumerate(marks)]
+        # An open hand is public, its mark is not (U14).
+        view["marks"] = [m if s == seat else None for s, m in enumerate(marks)]
     if seat is not None and 0 <= seat < SEATS:
         view["seat"] = seat
         view["hand"] = hands[seat]
