@@ -185,3 +185,25 @@ def test_s14_the_dora_indicator_is_turned_up_after_the_rotation_choices() -> Non
     events = play(state, (1, {"type": "rotate", "flip": True}))
     shown = GAME.view(state, None)["dora"]
     assert shown is not None and {"type": "dora", "dora": shown} in events
+
+
+def dealt_next_round(rotation: bool) -> tuple[Any, dict[str, Any]]:
+    """A 2-seat match played at random to the end of round 1, then dealt again: the
+    state and the "dealt" event of round 2."""
+    state = GAME.new(2, {"rotation": rotation}, 8)
+    pick = random.Random(8)
+    while state.phase != "round_over":
+        seat = next((s for s in range(2) if GAME.actions(state, s)), None)
+        if seat is None:
+            close_window(state)
+            continue
+        GAME.apply(state, seat, pick.choice(GAME.actions(state, seat)), 0)
+    events = play(state, (0, {"type": "next"}), (1, {"type": "next"}))
+    return state, next(e for e in events if e["type"] == "dealt")
+
+
+def test_s14_the_dealt_event_shows_no_dora_while_seats_choose_their_rotation() -> None:
+    state, dealt = dealt_next_round(rotation=True)
+    assert state.phase == "rotate" and dealt["dora"] is None
+    state, dealt = dealt_next_round(rotation=False)  # no choice to wait for: shown at once
+    assert dealt["dora"] is not None and dealt["dora"] == GAME.view(state, None)["dora"]

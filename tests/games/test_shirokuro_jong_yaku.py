@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from server.games.shirokuro_jong import GAME
 from server.games.shirokuro_jong.hands import WinContext, best_score, parse_values
 from server.games.shirokuro_jong.state import JongState
@@ -84,6 +86,29 @@ def test_yaku_haitei() -> None:
 
 def test_yaku_houtei() -> None:
     assert seat1_ron(draws=1, fill_pile=False)["Houtei"] == 1
+
+
+def test_yaku_houtei_only_on_the_discard_after_the_last_draw() -> None:
+    assert "Houtei" not in seat1_ron(draws=1, pile=["B6"], fill_pile=False)
+
+
+def test_yaku_houtei_not_on_the_second_to_last_discard_in_play() -> None:
+    # Issue 47: 3 seats, seed 1, random play until seat 2 may Ron with one card left.
+    state = GAME.new(3, GAME.resolve_options({}), 1)
+    driver, now = random.Random(1), 0
+    while not any(a["type"] == "ron" for a in GAME.actions(state, 2)):
+        legal = {s: acts for s in range(3) if (acts := GAME.actions(state, s))}
+        if not legal:  # the claim window's minimum length
+            now = GAME.deadline(state)
+            GAME.expire(state, now)
+            continue
+        seat = driver.choice(sorted(legal))
+        GAME.apply(state, seat, driver.choice(legal[seat]), now)
+    assert len(state.pile) == 1
+    GAME.apply(state, 2, {"type": "ron"}, now)
+    GAME.expire(state, GAME.deadline(state))
+    assert won(state) == {"Oya": 1, "Dora": 1, "Chin'itsu": 1}
+    assert state.scores == [0, 0, 3]
 
 
 def test_yaku_iipeikou() -> None:

@@ -185,6 +185,13 @@ def test_t9_option_lets_every_survivor_share_the_win() -> None:
     assert GAME.resolve_options({})["end_rule"] == "ranked"
 
 
+def test_t9_an_executed_player_with_three_homare_is_no_winner_for_the_option() -> None:
+    # Seat 0 is executed holding 3 Homare: nobody won, so every survivor shares first.
+    result = standings([3, 1, 0], [2, 0, 0], "survivors_share")
+    assert result is not None and result["places"] == [3, 1, 1]
+    assert result["winners"] == [1, 2] and result["losers"] == [0]
+
+
 def test_t10_first_lord_position_can_be_chosen_by_the_host() -> None:
     state = GAME.new(4, GAME.resolve_options({"lord_seat": 2}), 0)
     table = GAME.view(state, None)["table"]
