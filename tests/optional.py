@@ -7,7 +7,9 @@ them) a missing tool fails the run instead, so CI cannot pass by skipping.
 
 from __future__ import annotations
 
+import ast
 import os
+from collections.abc import Iterable
 from typing import NoReturn
 
 import pytest
@@ -27,5 +29,35 @@ class UnavailableModule(pytest.Module):
     require_variable = ""
 
     def collect(self):  # type: ignore[no-untyped-def]
-        """Skip the whole module with the tool's one-line reason."""
-        unavailable(self.reason, self.require_variable)
+        """Skip the whole module with the tool's one-line reason, saying how many tests
+        that leaves out (so "16 skipped" cannot hide a hundred tests)."""
+        where = self.path.relative_to(self.config.rootpath)
+        left_out = f"{where}: {self.tests_left_out()} not run"
+        unavailable(f"{left_out}: {self.reason}", self.require_variable)
+
+    def tests_left_out(self) -> str:
+        """How many tests the module holds ("12 tests"), collected as usual; if it cannot
+        even be imported here (the tool's Python package is missing too), its test
+        functions counted instead."""
+        try:
+            return plural(count_items(pytest.Module.collect(self)), "test")
+        except Exception:
+            tree = ast.parse(self.path.read_text(encoding="utf-8"))
+            functions = sum(
+                isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
+                and node.name.startswith("test")
+                for node in ast.walk(tree)
+            )
+            return plural(functions, "test function")
+
+
+def plural(n: int, noun: str) -> str:
+    """`1 test`, `2 tests`."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def count_items(nodes: Iterable[pytest.Item | pytest.Collector]) -> int:
+    """The tests among `nodes`, counting into collectors (classes)."""
+    return sum(
+        1 if isinstance(node, pytest.Item) else count_items(node.collect()) for node in nodes
+    )

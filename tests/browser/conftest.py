@@ -62,8 +62,8 @@ class BrowserModuleSkipped(UnavailableModule):
 
 
 def pytest_pycollect_makemodule(module_path: Path, parent: pytest.Collector) -> object:
-    """Every browser module is skipped at once, before it imports Playwright, when the
-    browser cannot run here."""
+    """Every browser module is skipped at once, one line saying how many tests it holds,
+    when the browser cannot run here."""
     reason = browser_missing()
     if reason is None:
         return None

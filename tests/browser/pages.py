@@ -128,12 +128,27 @@ def click_first(page: Page, selectors: tuple[str, ...]) -> bool:
     return False
 
 
-def play_until(pages: list[Page], done: str, moves: tuple[str, ...], seconds: float) -> None:
+def play_until(
+    pages: list[Page],
+    done: str,
+    moves: tuple[str, ...],
+    seconds: float,
+    stall_s: float | None = None,
+) -> None:
     """Keep clicking the first available move on each page until `done` shows on the
-    first page (or `seconds` pass; the caller then asserts on `done`)."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline and not pages[0].locator(done).count():
-        if not any([click_first(page, moves) for page in pages]):
+    first page (or `seconds` pass; the caller then asserts on `done`).
+
+    With `stall_s`, the budget follows the machine's own pace: play goes on while moves
+    keep being made, and stops after `stall_s` without one (or at `seconds` in all); a
+    long match on a busy machine is slow, not stuck."""
+    start = last_move = time.monotonic()
+    while not pages[0].locator(done).count():
+        now = time.monotonic()
+        if now - start > seconds or (stall_s is not None and now - last_move > stall_s):
+            return
+        if any([click_first(page, moves) for page in pages]):
+            last_move = now
+        else:
             pages[0].wait_for_timeout(100)
 
 
