@@ -17,7 +17,7 @@ bound by two `except ... as` clauses takes the first clause's type, so the secon
 raises TypeError (give each clause its own name); after an `await` inside a
 `finally` block, a coroutine can raise an exception caught earlier, even its own or
 another coroutine's long handled (await after the `try` instead); and compiled code
-writes a compiled class's attributes without its `__setattr__` (so seats.py, whose
+writes a compiled class's attributes without its `__setattr__` (so seats/seat.py, whose
 `Watched` counts writes that way, stays interpreted).
 Built in place, a module's .so shadows its .py: delete them (`git clean -fX server`)
 before changing the code.
@@ -34,15 +34,15 @@ COMPILED = [
     "server/games/usunoro/engine.py",
     "server/games/usunoro/rules.py",
     "server/games/usunoro/views.py",
-    "server/rooms/attachment.py",
-    "server/rooms/clock.py",
-    "server/rooms/core.py",
-    "server/rooms/inbox.py",
-    "server/rooms/journal.py",
-    "server/rooms/presence.py",
-    "server/rooms/room.py",
-    "server/rooms/talk.py",
-    "server/rooms/view_messages.py",
+    "server/rooms/actor/attachment.py",
+    "server/rooms/actor/clock.py",
+    "server/rooms/actor/core.py",
+    "server/rooms/actor/inbox.py",
+    "server/rooms/actor/journal.py",
+    "server/rooms/actor/presence.py",
+    "server/rooms/actor/room.py",
+    "server/rooms/seats/talk.py",
+    "server/rooms/actor/view_messages.py",
     "server/store/codec.py",
     "server/store/group_commit.py",
     "server/store/resp.py",

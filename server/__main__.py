@@ -83,7 +83,7 @@ def fail(command: str, problem: str, status: int) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     """Re-run a match file through its engine; print it as text, or the first fault."""
-    from server.rooms.match_file import MatchFileError, load_file, verify
+    from server.rooms.history.match_file import MatchFileError, load_file, verify
 
     try:
         verified = verify(load_file(args.file))

@@ -82,7 +82,7 @@ def test_no_compiled_function_binds_one_name_in_two_except_clauses(path: str) ->
 @pytest.mark.parametrize("path", compiled_modules())
 def test_no_compiled_class_hooks_its_attribute_writes(path: str) -> None:
     # Compiled, a native class's attributes are written straight into the object by
-    # compiled code, without its `__setattr__`: seats.py's `Watched`, compiled once,
+    # compiled code, without its `__setattr__`: seats/seat.py's `Watched`, compiled once,
     # missed the room's own seat changes and a save kept a covered seat uncovered.
     lines = list(attribute_write_hooks(ast.parse((ROOT / path).read_text())))
     assert not lines, f"{path}: __setattr__ at lines {lines}"

@@ -5,7 +5,7 @@ room's lease), runs one `Room` actor per live room, renews leases, and unloads r
 nobody is attached to. Every method raises `RoomError` (stable `code`) on refusal.
 
 Given a `bus`, it also serves rooms that another process runs (the lease holder): attach,
-take_seat and start_match go there through the relay (relay.py), and the rooms run here
+take_seat and start_match go there through the relay (relay/), and the rooms run here
 serve the other processes' clients. Without one, such a room is refused with
 `room_elsewhere`. Rooms run here take the same path as without a bus.
 
@@ -44,14 +44,14 @@ from server.bots.contract import Policy
 from server.bots.registry import policy_for
 from server.games import registry
 from server.games.contract import DIFFICULTIES, Game, IllegalAction
-from server.rooms.attachment import Attachment, Listener
-from server.rooms.clock import Clock, TimerHandle
+from server.rooms.actor.attachment import Attachment, Listener
+from server.rooms.actor.clock import Clock, TimerHandle
+from server.rooms.actor.room import Room, RoomSettings, summary_of_blob
 from server.rooms.errors import RoomError
-from server.rooms.names import ROOM_NAME_MAX, clean_name, clean_text
-from server.rooms.relay import REQUEST_TIMEOUT_S, Handed, Relay, RemoteAttachment
-from server.rooms.room import Room, RoomSettings, summary_of_blob
-from server.rooms.seats import Seat, hash_token, new_code, new_token, normalize_code
-from server.rooms.your_rooms import MAX_ENTRIES, seat_status
+from server.rooms.relay.endpoint import REQUEST_TIMEOUT_S, Handed, Relay, RemoteAttachment
+from server.rooms.seats.names import ROOM_NAME_MAX, clean_name, clean_text
+from server.rooms.seats.seat import Seat, hash_token, new_code, new_token, normalize_code
+from server.rooms.seats.your_rooms import MAX_ENTRIES, seat_status
 from server.store.bus import Bus
 from server.store.store import RoomExists, Store, StoreError
 

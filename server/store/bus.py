@@ -1,6 +1,6 @@
 """A message bus between server processes: publish bytes to a channel, subscribe to one.
 
-The rooms layer uses it to reach the process that runs a room (server/rooms/relay.py).
+The rooms layer uses it to reach the process that runs a room (server/rooms/relay/endpoint.py).
 Delivery is at most once, as Redis pub/sub gives it: a message published while nobody
 listens is gone, and `publish` says how many subscribers received it (0: nobody is
 there). Messages published by one bus reach a subscriber in the order `publish` was

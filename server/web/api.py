@@ -20,7 +20,7 @@ from starlette.websockets import WebSocket
 
 from server.games import registry
 from server.rooms.errors import RoomError
-from server.rooms.seats import normalize_code
+from server.rooms.seats.seat import normalize_code
 from server.store.store import StoreError
 from server.web.frames import bounded, nested_at_most
 from server.web.game_info import game_info

@@ -24,8 +24,8 @@ from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
-from server.rooms import room as room_module
-from server.rooms.clock import RealClock
+from server.rooms.actor import room as room_module
+from server.rooms.actor.clock import RealClock
 from server.rooms.manager import LEASE_MS, RoomManager
 from server.store.bus import Bus, MemoryBus
 from server.store.memory_store import MemoryStore

@@ -67,7 +67,7 @@ _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "pause": {},
     "resume": {},
     "ping": {},
-    # Table talk (server/rooms/talk.py); the room checks the optional fields.
+    # Table talk (server/rooms/seats/talk.py); the room checks the optional fields.
     "chat": {"text": str},
     "react": {"reaction": str},
     "mute": {"muted": bool},
@@ -77,7 +77,7 @@ _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
 TALK_FRAMES = frozenset({"chat", "react"})
 MAX_TOKENS = 2  # same-device play: one connection may hold two seats
 # Move numbers are whole numbers below 2**53 (exact in JavaScript too); how far one may
-# jump past the seat's last is the room's rule (`server.rooms.core.MAX_SEQ_STEP`).
+# jump past the seat's last is the room's rule (`server.rooms.actor.core.MAX_SEQ_STEP`).
 MAX_SEQ = 2**53
 MAX_SEAT = 255
 MAX_ACTION_DEPTH = 4  # a move map nests lists and maps at most this deep

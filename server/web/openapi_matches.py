@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from server.rooms.match_file import SCHEMA_PATH as MATCH_SCHEMA_PATH
+from server.rooms.history.match_file import SCHEMA_PATH as MATCH_SCHEMA_PATH
 from server.web.openapi_parts import (
     CODE_PARAMETER,
     COMMON_ERRORS,
@@ -18,7 +18,7 @@ from server.web.openapi_parts import (
 
 
 def match_file_schema() -> Schema:
-    """The match file's own JSON Schema (server/rooms/match.schema.json), as a component."""
+    """The match file's own JSON Schema (server/rooms/history/match.schema.json), as a component."""
     schema = json.loads(MATCH_SCHEMA_PATH.read_text(encoding="utf-8"))
     schema.pop("$schema", None)
     schema.pop("$id", None)

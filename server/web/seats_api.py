@@ -12,8 +12,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from server.rooms.errors import RoomError
-from server.rooms.seats import normalize_code
-from server.rooms.your_rooms import MAX_ENTRIES
+from server.rooms.seats.seat import normalize_code
+from server.rooms.seats.your_rooms import MAX_ENTRIES
 from server.web.api import body, field, translated
 
 

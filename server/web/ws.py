@@ -50,7 +50,7 @@ ROOM_CLOSED = {
     "seat_left": Close.BAD_TOKEN,
     "seat_reissued": Close.BAD_TOKEN,
 }
-# Table-talk frames, handed to the room as they are (server/rooms/talk.py checks them).
+# Table-talk frames, handed to the room as they are (server/rooms/seats/talk.py checks them).
 TALK_KINDS = frozenset({"chat", "react", "mute", "deal_text"})
 
 

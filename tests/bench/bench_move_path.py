@@ -20,7 +20,7 @@ import random
 import time
 from typing import Any
 
-from server.rooms.clock import VirtualClock
+from server.rooms.actor.clock import VirtualClock
 from server.rooms.manager import Attachment, RoomManager
 from server.store.memory_store import MemoryStore
 from server.web import frames

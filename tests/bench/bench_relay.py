@@ -24,7 +24,7 @@ import time
 import uuid
 from typing import Any
 
-from server.rooms.clock import RealClock
+from server.rooms.actor.clock import RealClock
 from server.rooms.manager import Attached, Attachment, RoomManager
 from server.store.bus import RedisBus
 from server.store.redis_store import RedisStore

@@ -24,10 +24,10 @@ import uuid
 import redis.asyncio as aioredis
 
 from server.games import registry
-from server.rooms.clock import VirtualClock
-from server.rooms.history import Replayer, finished_matches
+from server.rooms.actor.clock import VirtualClock
+from server.rooms.history.match_file import export_full, export_spectator
+from server.rooms.history.matches import Replayer, finished_matches
 from server.rooms.manager import RoomManager
-from server.rooms.match_file import export_full, export_spectator
 from server.store.redis_store import RedisStore
 from tests.bench.bench_store import redis_server
 from tests.rooms.helpers import Env

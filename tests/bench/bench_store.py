@@ -23,10 +23,10 @@ import uuid
 from collections.abc import Iterator
 from typing import Any
 
-from server.rooms.clock import RealClock
+from server.rooms.actor.clock import RealClock
+from server.rooms.actor.room import Room
 from server.rooms.errors import RoomError
 from server.rooms.manager import RoomManager
-from server.rooms.room import Room
 from server.store import codec
 from server.store.redis_store import RedisStore
 from tests.conftest import free_port, redis_server_binary, wait_for_port

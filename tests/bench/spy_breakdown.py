@@ -85,7 +85,7 @@ def read_samples(path: Path) -> Counter[tuple[str, ...]]:
 def part_of(stack: tuple[str, ...]) -> str:
     """The part of the path a sample belongs to.
 
-    >>> part_of(("Room._run (server/rooms/room.py)", "Room._publish (server/rooms/room.py)"))
+    >>> part_of(("Room._run (rooms/actor/room.py)", "Room._publish (rooms/actor/room.py)"))
     'views: built and packed'
     >>> part_of(("CPyDef_room___Room___blob (__native_0a1b.c)",))
     'saving: room state packed'

@@ -229,7 +229,7 @@ def seeded_room(
     game time runs only while a human seat's page shows the table. The work runs on a
     thread of its own, since Playwright's sync API holds this thread's event loop.
     """
-    from server.rooms.clock import RealClock
+    from server.rooms.actor.clock import RealClock
     from server.rooms.manager import RoomManager
     from server.store.redis_store import RedisStore
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from server.rooms.match_file import verify
+from server.rooms.history.match_file import verify
 from tests.browser.conftest import screenshot
 from tests.browser.pages import DESKTOP, PHONE, english_left, own_hand, page_width
 from tests.rooms.history_support import HUMAN, finished_room_sync, replay_steps_sync

@@ -30,8 +30,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from server.bots.registry import policy_for
 from server.games import registry
-from server.rooms.core import RoomCore, RoomSettings
-from server.rooms.seats import Seat, hash_token
+from server.rooms.actor.core import RoomCore, RoomSettings
+from server.rooms.seats.seat import Seat, hash_token
 from tests.browser.conftest import screenshot
 from tests.browser.pages import (
     DESKTOP,

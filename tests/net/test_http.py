@@ -9,7 +9,7 @@ import urllib.request
 import pytest
 
 from client.lib import Client, ZashikiError
-from server.rooms import room as room_module
+from server.rooms.actor import room as room_module
 from tests.net.conftest import ServerProcess
 
 

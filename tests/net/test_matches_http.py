@@ -10,7 +10,7 @@ from typing import Any
 
 import jsonschema
 
-from server.rooms.match_file import SCHEMA_PATH, verify
+from server.rooms.history.match_file import SCHEMA_PATH, verify
 from tests.net.conftest import ServerProcess
 from tests.rooms.finished import finished_usunoro_room
 

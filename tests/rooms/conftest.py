@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from server.rooms.clock import VirtualClock
+from server.rooms.actor.clock import VirtualClock
 from server.rooms.manager import RoomManager
 from server.store.redis_store import RedisStore
 from tests.rooms.helpers import Env

@@ -14,7 +14,7 @@ import os
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 
-from server.rooms.clock import VirtualClock
+from server.rooms.actor.clock import VirtualClock
 from server.rooms.manager import RoomManager
 from server.store.redis_store import RedisStore
 from tests.rooms.helpers import Env, Player

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.usunoro import is_matching
-from server.rooms.clock import VirtualClock
+from server.rooms.actor.clock import VirtualClock
+from server.rooms.actor.room import Room
 from server.rooms.errors import RoomError
 from server.rooms.manager import Attached, RoomManager
-from server.rooms.room import Room
 from server.store import codec
 from server.store.store import Store
 

@@ -14,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from server.games import registry
-from server.rooms.history import Replayer, finished_matches
+from server.rooms.history.matches import Replayer, finished_matches
 from server.store import codec
 from server.store.redis_store import RedisStore
 from tests.rooms.finished import offline_env

@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from server.games import registry
-from server.rooms import core
-from server.rooms.archive import Archive
-from server.rooms.core import match_seed
+from server.rooms.actor import core
+from server.rooms.actor.core import match_seed
 from server.rooms.errors import RoomError
-from server.rooms.history import Replayer, finished_matches, perspective_of, standings
-from server.rooms.replay import replay
+from server.rooms.history.archive import Archive
+from server.rooms.history.matches import Replayer, finished_matches, perspective_of, standings
+from server.rooms.history.replay import replay
 from tests.rooms.helpers import Env
 from tests.rooms.history_support import GAMES, HUMAN, Recorder, play_matches
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from server.rooms.inbox import Inbox
+from server.rooms.actor.inbox import Inbox
 
 
 def test_items_come_out_in_the_order_they_went_in() -> None:

@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from server.games import registry
-from server.rooms import journal
-from server.rooms.replay import replay
-from server.rooms.room import Room
+from server.rooms.actor import journal
+from server.rooms.actor.room import Room
+from server.rooms.history.replay import replay
 from server.store.store import StoreError
 from tests.rooms.helpers import Env
 from tests.rooms.history_support import GAMES, Recorder, play_matches

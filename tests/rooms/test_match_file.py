@@ -12,14 +12,14 @@ import pytest
 
 from server.__main__ import main
 from server.games import registry
-from server.rooms.history import MatchRecord, Replayer, finished_matches
-from server.rooms.match_file import (
+from server.rooms.history.match_file import (
     SCHEMA_PATH,
     MatchFileError,
     export_full,
     export_spectator,
     verify,
 )
+from server.rooms.history.matches import MatchRecord, Replayer, finished_matches
 from tests.rooms.helpers import Env
 from tests.rooms.history_support import GAMES, HUMAN, play_matches
 

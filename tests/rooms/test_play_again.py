@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from server.games.usunoro import Usunoro
-from server.rooms.core import match_seed
+from server.rooms.actor.core import match_seed
 from server.rooms.errors import RoomError
-from server.rooms.replay import replay
+from server.rooms.history.replay import replay
 from server.store import codec
 from tests.rooms.helpers import Env, Player, undated
 

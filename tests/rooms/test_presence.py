@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from server.bots.contract import Decision, Policy, Situation
-from server.rooms.clock import VirtualClock
+from server.rooms.actor.clock import VirtualClock
 from server.rooms.errors import RoomError
 from server.rooms.manager import RoomManager
 from server.store.redis_store import RedisStore

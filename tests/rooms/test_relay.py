@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from server.rooms.clock import VirtualClock
+from server.rooms.actor.clock import VirtualClock
 from server.rooms.errors import RoomError
 from server.rooms.manager import Attached, Attachment, RoomManager
-from server.rooms.relay import RemoteAttachment, inbox
+from server.rooms.relay.endpoint import RemoteAttachment, inbox
 from server.store.bus import Bus, MemoryBus, RedisBus
 from server.store.memory_store import MemoryStore
 from server.store.redis_store import RedisStore

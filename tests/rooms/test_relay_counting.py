@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from server.rooms.errors import RoomError
-from server.rooms.relay_asker import Asker
+from server.rooms.relay.asker import Asker
 
 
 class Wire:

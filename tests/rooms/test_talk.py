@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from server.rooms import talk
 from server.rooms.errors import RoomError
-from server.rooms.relay import RemoteAttachment
-from server.rooms.seats import Seat
+from server.rooms.relay.endpoint import RemoteAttachment
+from server.rooms.seats import talk
+from server.rooms.seats.seat import Seat
 from tests.rooms.helpers import Env, Player
 from tests.rooms.test_relay import humans_room, join, running
 from tests.store.helpers import until

@@ -12,11 +12,11 @@ import pytest
 
 from server.bots.contract import Decision, Policy, Situation
 from server.games.usunoro import GAME
-from server.rooms import seat_admin
-from server.rooms.core import RoomCore, RoomSettings
-from server.rooms.history import MatchRecord, Replayer
-from server.rooms.replay import replay
-from server.rooms.seats import Seat
+from server.rooms.actor import seat_admin
+from server.rooms.actor.core import RoomCore, RoomSettings
+from server.rooms.history.matches import MatchRecord, Replayer
+from server.rooms.history.replay import replay
+from server.rooms.seats.seat import Seat
 
 DELAY_MS = 1_000
 

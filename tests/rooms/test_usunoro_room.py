@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from server.games import registry
-from server.rooms.replay import replay
+from server.rooms.history.replay import replay
 from tests.rooms.helpers import Env, Player
 
 

@@ -22,15 +22,15 @@ from typing import Any
 
 from server.games.contract import Game
 from server.rooms.errors import RoomError
-from server.rooms.history import (
+from server.rooms.history.match_file import export_full, export_spectator
+from server.rooms.history.matches import (
     MatchRecord,
     Replayer,
     finished_matches,
     perspective_of,
     standings,
 )
-from server.rooms.match_file import export_full, export_spectator
-from server.rooms.seats import hash_token, normalize_code
+from server.rooms.seats.seat import hash_token, normalize_code
 from server.store import codec
 from server.store.store import Store
 

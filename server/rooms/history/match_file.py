@@ -21,7 +21,7 @@ from typing import Any
 
 from server.games import registry
 from server.games.contract import Game
-from server.rooms.history import MatchRecord, Replayer, ReplayError, round_of, scoreboard
+from server.rooms.history.matches import MatchRecord, Replayer, ReplayError, round_of, scoreboard
 
 FORMAT = "zashiki-match"
 VERSION = 1

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from server.rooms.room import Room
+    from server.rooms.actor.room import Room
 
 __all__ = ["Attachment", "Listener", "deliver"]
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from server.rooms import talk
-from server.rooms.core import RoomCore
+from server.rooms.actor.core import RoomCore
+from server.rooms.seats import talk
 
 
 def room_facts(code: str, core: RoomCore, now: float) -> dict[str, Any]:

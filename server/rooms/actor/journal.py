@@ -19,8 +19,8 @@ from typing import Any
 
 from server.bots.contract import Policy
 from server.games.contract import Game
-from server.rooms.core import RoomCore
-from server.rooms.seats import Watched
+from server.rooms.actor.core import RoomCore
+from server.rooms.seats.seat import Watched
 from server.store import codec
 
 # Saves kept as records before the next full save.

@@ -30,9 +30,9 @@ from collections.abc import Callable
 from typing import Any
 
 from server.games.contract import Action
-from server.rooms.attachment import Listener
+from server.rooms.actor.attachment import Listener
 from server.rooms.errors import RoomError
-from server.rooms.relay_wire import MOVED, Send
+from server.rooms.relay.wire import MOVED, Send
 
 REQUEST_TIMEOUT_S = 5.0
 # "closed" codes passed on as they are: the seat was left or its token re-issued.

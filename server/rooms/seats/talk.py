@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.rooms.errors import RoomError
-from server.rooms.seats import Seat
+from server.rooms.seats.seat import Seat
 
 REACTIONS = ("nice", "oops", "thinking", "hurry", "gg", "thanks")
 MAX_TEXT = 200  # characters of one message, after cleaning

@@ -9,7 +9,7 @@ that queued while a save was awaited are applied together, in order, under one s
 one view each.
 Who is at the table, CPU cover and whether game time runs are presence.py's.
 
-Table talk (talk.py) goes through the same queue: a chat message is saved to the store's
+Table talk (seats/talk.py) goes through the same queue: a chat message is saved to the store's
 chat list (no version, no view) and then sent to every attachment as a "chat" message; a
 reaction is only sent; the host's mute and deal_text settings are room changes like a
 pause.
@@ -24,14 +24,15 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from server.rooms import journal, seat_admin, talk, view_messages
-from server.rooms.attachment import Attachment, Listener, deliver
-from server.rooms.clock import Clock, TimerHandle
-from server.rooms.core import RoomCore, RoomSettings, summary_of
+from server.rooms.actor import journal, seat_admin, view_messages
+from server.rooms.actor.attachment import Attachment, Listener, deliver
+from server.rooms.actor.clock import Clock, TimerHandle
+from server.rooms.actor.core import RoomCore, RoomSettings, summary_of
+from server.rooms.actor.inbox import Inbox
+from server.rooms.actor.presence import Presence
 from server.rooms.errors import RoomError
-from server.rooms.inbox import Inbox
-from server.rooms.presence import Presence
-from server.rooms.seats import Seat
+from server.rooms.seats import talk
+from server.rooms.seats.seat import Seat
 from server.store import codec
 from server.store.store import StaleVersion, Store, StoredRoom, StoreError
 
@@ -670,7 +671,7 @@ class Room:
         await self.store.set_public(self.code, self.summary() if waiting else None)
 
     def _publish(self) -> None:
-        """Send every attachment its view message (see server/rooms/view_messages.py)."""
+        """Send every attachment its view message (see server/rooms/actor/view_messages.py)."""
         core = self.core
         events, core.events = core.events, []
         now = self.clock.now()

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from server.rooms.core import RoomCore
-from server.rooms.seats import Watched
+from server.rooms.actor.core import RoomCore
+from server.rooms.seats.seat import Watched
 
 GATE_CAP_MS = 1500.0
 

@@ -7,10 +7,10 @@ RoomError on refusal, changing nothing. Tokens arrive as digests only.
 
 from __future__ import annotations
 
-from server.rooms.core import RoomCore
+from server.rooms.actor.core import RoomCore
 from server.rooms.errors import RoomError
-from server.rooms.names import clean_name
-from server.rooms.seats import Seat
+from server.rooms.seats.names import clean_name
+from server.rooms.seats.seat import Seat
 
 
 def holder(core: RoomCore, token_hash: str) -> int:

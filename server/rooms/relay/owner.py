@@ -24,10 +24,10 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Literal
 
-from server.rooms.attachment import Attachment
+from server.rooms.actor.attachment import Attachment
+from server.rooms.actor.room import Room
 from server.rooms.errors import RoomError
-from server.rooms.relay_wire import MOVED, Send
-from server.rooms.room import Room
+from server.rooms.relay.wire import MOVED, Send
 from server.store.store import StoreError
 
 # What an asker may have an owner's room do for it outside a link.

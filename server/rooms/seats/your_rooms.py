@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.contract import Game
-from server.rooms.seats import hash_token
+from server.rooms.seats.seat import hash_token
 from server.store import codec
 from server.store.store import StoredRoom
 

@@ -7,8 +7,8 @@ Only what the room gives one attachment travels on its link, as for a local clie
 
 Every process is both: `Relay` is its end of the bus, which the manager uses. It
 listens on the inbox and hands each message to the side that handles its kind: the
-asking side (relay_asker.py: `RemoteAttachment`, requests, failures) or the owning side
-(relay_owner.py: serving links, handover). What both share is in relay_wire.py.
+asking side (asker.py: `RemoteAttachment`, requests, failures) or the owning side
+(owner.py: serving links, handover). What both share is in wire.py.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from server.rooms.relay_asker import REQUEST_TIMEOUT_S, Asker, RemoteAttachment
-from server.rooms.relay_owner import Handed, Owner
-from server.rooms.relay_wire import inbox
-from server.rooms.room import Room
+from server.rooms.actor.room import Room
+from server.rooms.relay.asker import REQUEST_TIMEOUT_S, Asker, RemoteAttachment
+from server.rooms.relay.owner import Handed, Owner
+from server.rooms.relay.wire import inbox
 from server.store import codec
 from server.store.bus import Bus
 

@@ -22,8 +22,8 @@ from server.bots.contract import Policy, Situation
 from server.games.contract import Action, Event, Game, IllegalAction
 from server.games.rng import Rng
 from server.rooms.errors import RoomError
-from server.rooms.seats import RoomSettings, Seat
-from server.rooms.talk import TalkRules
+from server.rooms.seats.seat import RoomSettings, Seat
+from server.rooms.seats.talk import TalkRules
 
 # The matches a room's move log keeps (the one being played included); a new match beyond
 # them drops the oldest from the log, so a room's history in the store stays bounded.
@@ -102,7 +102,7 @@ class RoomCore:
         # None once anything else changed the match (a start, a timer, a load).
         self.view_moves: list[tuple[int, Action]] | None = None
         self.gate_wanted = False
-        # Table talk as the host set it (talk.py); chat messages are kept beside the room.
+        # Table talk as the host set it (seats/talk.py); chat messages are kept beside the room.
         self.talk = TalkRules()
 
     # -- game time --------------------------------------------------------------------

@@ -1,0 +1,10 @@
+"""A room's history: its finished matches, their replays and match files.
+
+Owns the cutting of the store's move log into finished matches and the replayer
+(`matches.py`), rebuilding a room's latest match from the log (`replay.py`), the match
+file and its verification (`match_file.py`, schema `match.schema.json`), and the archive
+any process serves them from (`archive.py`).
+
+May import: `server.rooms.errors`, `server.rooms.seats`, games, store. Never the actor or
+the relay: history reads the store, not a running room.
+"""
