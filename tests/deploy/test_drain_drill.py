@@ -1,0 +1,205 @@
+"""The drain drill: a rolling restart of deploy/README.md's three processes behind nginx,
+under load, as an operator would do it (SIGTERM one, start it again with the same line,
+wait until it is ready, then the next).
+
+Rooms of four human seats (each its own client-library connection, through the proxy)
+play Usunoro at a bounded pace all along. Checked: no acknowledged move is lost (the
+first view after a reconnect is never below the version of a move acknowledged before,
+and no connection ever sees the version go back) and every room plays on to the end of the
+drill. Printed, not asserted (the machine is shared): how long each room was away (from
+a connection's drop to its first view after reconnecting), its p50/p99/max over every
+restart, and the moves acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+from client.lib import Client, Connection, ZashikiError
+from tests.deploy.conftest import Site, alive, block
+from tests.net.players import choose
+
+ROOMS = 8
+MOVE_PAUSE_S = (0.15, 0.35)  # a seat's pause before each move: about 60 moves/s in all
+SETTLE_S = 3.0  # load before the first restart and between restarts
+
+
+class TimedConnection(Connection):
+    """A client-library connection that notes when its socket dropped, when it was back
+    (its first view after reconnecting), and any acknowledged move that view lacks."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.dropped_at: float | None = None
+        self.away: list[float] = []
+        self.acked = 0  # the highest version a move was acknowledged at
+        self.lost: list[str] = []
+
+    async def _reconnect(self) -> bool:
+        self.dropped_at = time.monotonic()
+        return await super()._reconnect()
+
+    def _dispatch(self, frame: dict[str, Any]) -> None:
+        kind = frame.get("t")
+        if kind == "view" and self.dropped_at is not None:
+            self.away.append(time.monotonic() - self.dropped_at)
+            self.dropped_at = None
+            if frame["version"] < self.acked:
+                self.lost.append(f"{self.url}: back at {frame['version']} after {self.acked}")
+        if kind == "view" and "ack" in frame:
+            self.acked = max(self.acked, frame["ack"]["version"])
+        elif kind == "ack":
+            self.acked = max(self.acked, frame["version"])
+        super()._dispatch(frame)
+
+
+@dataclass
+class Seat:
+    """One seat's connection and what it saw."""
+
+    conn: TimedConnection
+    seen: int = 0  # the highest version seen
+    regressions: list[str] = field(default_factory=list)
+    moves: int = 0
+
+
+async def open_room(client: Client, proxy_ws: str) -> tuple[str, str, list[Seat]]:
+    """An Usunoro room with four human seats, started, each seat connected alone."""
+    host = await client.create_room("usunoro", seats=["host", "open", "open", "open"])
+    others = [await client.take_seat(host.code) for _ in range(3)]
+    await client.start(host.code, host.token)
+    seats = []
+    for held in (host, *others):
+        conn = TimedConnection(f"{proxy_ws}/ws?room={held.code}", [held.token])
+        await conn.open()
+        seats.append(Seat(conn))
+    return host.code, host.token, seats
+
+
+async def play(client: Client, code: str, host_token: str, seat: Seat, stop: asyncio.Event):
+    """Play one seat until `stop`: a pause, then its move; the host starts a new match
+    when one is over."""
+    conn = seat.conn
+    async for message in conn.views():
+        version = message["version"]
+        if version < seat.seen:
+            seat.regressions.append(f"{code}: saw {version} after {seat.seen}")
+        seat.seen = max(seat.seen, version)
+        if stop.is_set():
+            return
+        await conn.send({"t": "shown", "version": version})
+        if message["room"]["status"] == "over":
+            if conn.seats[0] == message["room"].get("host", 0):
+                await asyncio.sleep(random.uniform(*MOVE_PAUSE_S))
+                try:
+                    await client.start(code, host_token)
+                except ZashikiError as exc:
+                    if exc.code != "already_started":
+                        raise
+            continue
+        legal = message["legal"].get(conn.seats[0], [])
+        move = choose(message["view"], legal)
+        if move is None:
+            continue
+        await asyncio.sleep(random.uniform(*MOVE_PAUSE_S))
+        if conn.view is not None and conn.view["version"] != version:
+            continue  # the table moved on while we paused: decide on the newer view
+        try:
+            await conn.move(move)
+        except ZashikiError:
+            continue  # a lost race (illegal by now) or a refusal while moving
+        except ConnectionError:
+            return
+        seat.moves += 1
+
+
+def ready(port: int) -> bool:
+    """Whether the server on `port` answers /readyz with ok."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=2) as answer:
+            return bool(json.loads(answer.read())["ok"])
+    except OSError:
+        return False
+
+
+async def restart(site: Site, port: int) -> float:
+    """SIGTERM the server on `port`, wait for it to exit, start it again with the
+    README's line, wait until ready; returns how long it took to stop."""
+    pid = site.pid(port)
+    began = time.monotonic()
+    os.kill(pid, signal.SIGTERM)
+    while alive(pid):
+        await asyncio.sleep(0.05)
+    stopped = time.monotonic() - began
+    line = next(ln for ln in block("start").splitlines() if "zashiki serve" in ln).strip()
+    site.run(f"port=8001\n{line}\necho $! >run/zashiki-$port.pid\n".replace("8001", str(port)))
+    while not ready(port):
+        await asyncio.sleep(0.1)
+    return stopped
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The q-th percentile (nearest rank) of `values`."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
+
+
+async def test_a_rolling_restart_under_load_loses_no_acknowledged_move(site: Site) -> None:
+    site.run(block("start"))
+    proxy = f"http://127.0.0.1:{site.proxy}"
+    client = Client(proxy)
+    rooms = [await open_room(client, proxy.replace("http", "ws", 1)) for _ in range(ROOMS)]
+    stop = asyncio.Event()
+    players = [
+        asyncio.create_task(play(client, code, token, seat, stop))
+        for code, token, seats in rooms
+        for seat in seats
+    ]
+    stops = []
+    try:
+        await asyncio.sleep(SETTLE_S)
+        before = sum(s.moves for _, _, seats in rooms for s in seats)
+        for port in site.servers:
+            stops.append(await restart(site, port))
+            await asyncio.sleep(SETTLE_S)
+        stop.set()
+        await asyncio.wait(players, timeout=10)
+    finally:
+        for task in players:
+            task.cancel()
+        for _, _, seats in rooms:
+            for seat in seats:
+                await seat.conn.close()
+    seats = [seat for _, _, room_seats in rooms for seat in room_seats]
+    for task in players:
+        if task.done() and not task.cancelled() and task.exception() is not None:
+            raise AssertionError(site.logs()) from task.exception()
+    regressions = [r for seat in seats for r in (*seat.regressions, *seat.conn.lost)]
+    assert not regressions, regressions
+    # Each room's time away at each restart: the longest of its four connections'.
+    away = [
+        max(times)
+        for _, _, room_seats in rooms
+        for times in zip(*(s.conn.away for s in room_seats), strict=False)
+    ]
+    moves = sum(seat.moves for seat in seats)
+    print(
+        f"\ndrain drill: {ROOMS} rooms x 4 seats through nginx, 3 processes restarted one by "
+        f"one (SIGTERM took {', '.join(f'{s:.2f}' for s in stops)} s); {moves} moves "
+        f"acknowledged ({moves - before} during the restarts), none lost"
+    )
+    if away:
+        print(
+            f"drain drill: rooms away {len(away)} times: p50 {percentile(away, 50):.3f} s, "
+            f"p99 {percentile(away, 99):.3f} s, max {max(away):.3f} s"
+        )
+    assert moves > before, "no move was acknowledged during the restarts"
+    assert away, "no room was ever moved: the restarts did not touch the rooms"
