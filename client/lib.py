@@ -96,8 +96,8 @@ class RoomSummary(TypedDict):
 
 class YourRoom(TypedDict, total=False):
     """One held seat's room as POST /api/your-rooms answers it (PROTOCOL.md "Your
-    rooms"): everything but `error`, or only `code` and `error` ("room_not_found", or
-    "bad_token" once the seat was left or re-issued)."""
+    rooms"): everything but `error`, or only `code` and `error` ("not_your_seat": the
+    room is gone, or the seat was left or re-issued)."""
 
     code: str
     seat: int

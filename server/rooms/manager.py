@@ -44,6 +44,7 @@ from server.bots.contract import Policy
 from server.bots.registry import policy_for
 from server.games import registry
 from server.games.contract import DIFFICULTIES, Game, IllegalAction
+from server.rooms.actor import journal
 from server.rooms.actor.attachment import Attachment, Listener
 from server.rooms.actor.clock import Clock, TimerHandle
 from server.rooms.actor.room import Room, RoomSettings, summary_of_blob
@@ -269,10 +270,15 @@ class RoomManager:
         if len(held) > MAX_ENTRIES:
             raise RoomError("bad_request", f"ask about at most {MAX_ENTRIES} seats at once")
         codes = [normalize_code(code) for code, _ in held]
-        stored = await asyncio.gather(*(self.store.load(code) for code in codes))
+        asked = list(dict.fromkeys(codes))
+        stored = await asyncio.gather(*(self.store.load(code) for code in asked))
+        rooms = {
+            code: None if room is None else journal.latest(room, self._game_and_policy)
+            for code, room in zip(asked, stored, strict=True)
+        }
         return [
-            seat_status(room, code, token, self._game)
-            for room, code, (_, token) in zip(stored, codes, held, strict=True)
+            seat_status(rooms[code], code, token, self._game)
+            for code, (_, token) in zip(codes, held, strict=True)
         ]
 
     async def public_rooms(self) -> list[dict[str, Any]]:
@@ -376,6 +382,9 @@ class RoomManager:
             return registry.get(game_id)
         except KeyError:
             raise RoomError("bad_game", f"no game called {game_id!r}") from None
+
+    def _game_and_policy(self, game_id: str) -> tuple[Game, Policy]:
+        return self._game(game_id), self._policies.get(game_id) or policy_for(game_id)
 
     def _room_deps(self, game_id: str) -> dict[str, Any]:
         return {

@@ -77,12 +77,12 @@ def client_key(scope_client: tuple[str, int] | None) -> str:
     return scope_client[0] if scope_client else "-"
 
 
-def spend(request: Request | WebSocket, kind: str) -> None:
-    """Spend one `kind` action of the client's rate limit; RateLimited when over it."""
+def spend(request: Request | WebSocket, kind: str, cost: int = 1) -> None:
+    """Spend `cost` `kind` actions of the client's rate limit; RateLimited when over it."""
     limiter = request.app.state.services.rate_limiters.get(kind)
     if limiter is None:
         return
-    wait = limiter.retry_after_s(client_key(request.client), time.monotonic())
+    wait = limiter.retry_after_s(client_key(request.client), time.monotonic(), cost)
     if wait is not None:
         raise RateLimited(wait)
 

@@ -92,12 +92,13 @@ class TokenBucket:
         self.tokens = float(burst)
         self.stamp = now
 
-    def take(self, now: float) -> bool:
-        """Spend one token if there is one; False means the caller is over its rate."""
+    def take(self, now: float, cost: float = 1.0) -> bool:
+        """Spend `cost` tokens if there are as many; False (nothing spent) means the
+        caller is over its rate."""
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= 1.0:
-            self.tokens -= 1.0
+        if self.tokens >= cost:
+            self.tokens -= cost
             return True
         return False
 

@@ -225,7 +225,7 @@ SCHEMAS: dict[str, Schema] = {
                 "required": ["code", "error"],
                 "properties": {
                     "code": {"type": "string"},
-                    "error": {"enum": ["room_not_found", "bad_token"]},
+                    "error": {"const": "not_your_seat"},
                 },
                 "additionalProperties": False,
             },

@@ -29,12 +29,13 @@ class KeyedLimiter:
         self.max_keys = max_keys
         self._buckets: OrderedDict[str, TokenBucket] = OrderedDict()
 
-    def check(self, key: str, now: float) -> float | None:
-        """Spend one action of `key` at monotonic time `now` (seconds).
+    def check(self, key: str, now: float, cost: int = 1) -> float | None:
+        """Spend `cost` actions of `key` (at most a burst) at monotonic time `now` (s).
 
-        None when allowed; otherwise the seconds until the next action would be (a
-        refused action spends nothing).
+        None when allowed; otherwise the seconds until they would be (a refused action
+        spends nothing).
         """
+        cost = min(cost, self.burst)
         bucket = self._buckets.get(key)
         if bucket is None:
             bucket = self._buckets[key] = TokenBucket(self.rate, self.burst, now)
@@ -42,11 +43,11 @@ class KeyedLimiter:
                 self._buckets.popitem(last=False)
         else:
             self._buckets.move_to_end(key)
-        if bucket.take(now):
+        if bucket.take(now, cost):
             return None
-        return (1.0 - bucket.tokens) / self.rate if self.rate > 0 else math.inf
+        return (cost - bucket.tokens) / self.rate if self.rate > 0 else math.inf
 
-    def retry_after_s(self, key: str, now: float) -> int | None:
+    def retry_after_s(self, key: str, now: float, cost: int = 1) -> int | None:
         """Like `check`, rounded up to whole seconds (the HTTP Retry-After header)."""
-        wait = self.check(key, now)
+        wait = self.check(key, now, cost)
         return None if wait is None else max(1, math.ceil(wait))

@@ -14,7 +14,7 @@ from starlette.routing import Route
 from server.rooms.errors import RoomError
 from server.rooms.seats.seat import normalize_code
 from server.rooms.seats.your_rooms import MAX_ENTRIES
-from server.web.api import body, field, translated
+from server.web.api import body, field, spend, translated
 
 
 def _seat(request: Request) -> int:
@@ -73,7 +73,7 @@ async def hand_to_cpu(request: Request) -> Response:
 
 
 async def your_rooms(request: Request) -> Response:
-    """Each held seat's room, as far as that seat may know it."""
+    """Each held seat's room, as far as that seat may know it; a lookup per room asked."""
     data = await body(request)
     held = field(data, "seats", list)
     if len(held) > MAX_ENTRIES:
@@ -86,6 +86,9 @@ async def your_rooms(request: Request) -> Response:
         if len(code) > 16 or len(token) > 64:
             raise RoomError("bad_request", "a room code or token is far too long")
         pairs.append((code, token))
+    # A lookup per room asked, as GET /api/rooms/{code} would spend (a room is read with
+    # its journal, about as dear as loading it).
+    spend(request, "lookups", len({normalize_code(code) for code, _ in pairs}))
     rooms = await request.app.state.services.manager.your_rooms(pairs)
     return JSONResponse({"rooms": rooms})
 

@@ -163,7 +163,7 @@ def test_a_reissued_link_revokes_the_old_one(new_page, server_url: str) -> None:
     expect(friend.locator("#seat-revoked")).to_contain_text("The host gave this seat a new link")
     old_token = old.split("token=")[1]
     answer = post(server_url, "/api/your-rooms", {"seats": [{"code": code, "token": old_token}]})
-    assert answer["rooms"] == [{"code": code, "error": "bad_token"}]
+    assert answer["rooms"] == [{"code": code, "error": "not_your_seat"}]
     stale = new_page()
     stale.goto(old)
     expect(stale.locator("#seat-revoked")).to_be_visible()

@@ -72,7 +72,7 @@ async def test_your_rooms_answers_each_held_seat_in_order(client: Client) -> Non
     assert [r["code"] for r in rooms] == [host.code, other.code, other.code]
     assert rooms[0]["status"] == "playing" and rooms[0]["your_turn"] is True
     assert rooms[1]["status"] == "lobby" and rooms[1]["seat"] == 0
-    assert rooms[2] == {"code": other.code, "error": "bad_token"}
+    assert rooms[2] == {"code": other.code, "error": "not_your_seat"}
     with pytest.raises(ZashikiError) as refused:
         await client.your_rooms([host] * 21)
     assert refused.value.code == "bad_request"

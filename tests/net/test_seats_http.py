@@ -86,7 +86,7 @@ async def test_your_rooms_answers_for_every_held_seat_in_one_call(client: Client
         {"code": other.code, "token": "not-a-token"},
     ]
     rooms = (await call(client, "/api/your-rooms", {"seats": held}))["rooms"]
-    assert [r.get("error") for r in rooms] == [None, None, "bad_token"]
+    assert [r.get("error") for r in rooms] == [None, None, "not_your_seat"]
     assert rooms[0]["your_turn"] is True and rooms[0]["status"] == "playing"
     assert rooms[1]["status"] == "lobby" and rooms[1]["your_turn"] is False
     for bad in ({"seats": held * 7}, {"seats": ["x"]}, {"seats": [{"code": "A"}]}, {}):

@@ -263,8 +263,8 @@ async def test_your_rooms_says_whose_turn_it_is_for_each_held_seat(
     assert rooms[0]["your_turn"] is True and rooms[0]["status"] == "playing"
     assert rooms[0]["game"] == "kokuto_rum" and rooms[0]["seats"][1]["name"] == "Kai"
     assert rooms[1]["status"] == "lobby" and rooms[1]["your_turn"] is False
-    assert rooms[2] == {"code": code, "error": "bad_token"}
-    assert rooms[3] == {"code": "ZZZZZZ", "error": "room_not_found"}
+    assert rooms[2] == {"code": code, "error": "not_your_seat"}
+    assert rooms[3] == {"code": "ZZZZZZ", "error": "not_your_seat"}
     assert tokens[1] not in repr(rooms)
     with pytest.raises(RoomError, match="bad_request"):
         await env.manager.your_rooms([(code, tokens[1])] * 21)

@@ -15,6 +15,7 @@ load's replay. A room's `Journal` keeps what its store holds and decides each sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from server.bots.contract import Policy
@@ -22,6 +23,7 @@ from server.games.contract import Game
 from server.rooms.actor.core import RoomCore
 from server.rooms.seats.seat import Watched
 from server.store import codec
+from server.store.store import StoredRoom
 
 # Saves kept as records before the next full save.
 JOURNAL_MOST = 16
@@ -76,6 +78,17 @@ def restore(
     core.view_moves = None
     core.gate_wanted = False
     return core
+
+
+def latest(stored: StoredRoom, deps_of: Callable[[str], tuple[Game, Policy]]) -> dict[str, Any]:
+    """The room as its full save and the records after it make it, as plain data
+    (`RoomCore.dump`), without running it; `deps_of(game_id)` gives its game and policy."""
+    data = codec.unpack(stored.blob)
+    if not stored.deltas:
+        return data
+    game, policy = deps_of(data["settings"]["game_id"])
+    # Restored game time is stopped (banked at the last record), so the wall is moot.
+    return restore(stored.blob, stored.deltas, stored.version, game, policy).dump(0.0)
 
 
 class Journal:
