@@ -1,7 +1,7 @@
 """Shirokuro Jong's Hard CPU: the choices that make it stronger than Normal.
 
 Positions are built from held-card texts, so which cards are unseen (and so each wait's
-outs) is fixed. Strength itself is measured by tests/bench/bench_shirokuro_jong.py.
+outs) is fixed. Strength itself is measured by tests/bench/bench_levels.py.
 """
 
 from __future__ import annotations
