@@ -9,7 +9,8 @@ number and seats) and its end (with the outcome), which the room's history reads
 
 A room plays matches one after another: once a match is over, the host's start begins
 match `match + 1` with the same seats, options and difficulty, a seed derived from the
-room's (`match_seed`) and game time back at 0.
+room's (`match_seed`), CPU random streams keyed afresh (`cpu_streams`) and game time
+back at 0.
 """
 
 from __future__ import annotations
@@ -52,9 +53,35 @@ def match_seed(room_seed: int, match: int, series_key: int = 0) -> int:
     if match == 1:
         return room_seed
     if series_key:
-        digest = hashlib.sha256(f"{series_key}:{room_seed}:{match}".encode()).digest()
-        return int.from_bytes(digest[:8], "big") >> 2
+        return _keyed(series_key, room_seed, match)
     return Rng.from_seed(room_seed * 1_000_003 + match).next64() >> 2
+
+
+def cpu_streams(room_seed: int, match: int, seats: int, series_key: int = 0) -> list[int]:
+    """Each seat's CPU random stream (an `Rng` state) at the start of match `match`.
+
+    With a `series_key`, each is a one-way hash of key, seed, match and seat, like the
+    later matches' seeds (another input, so one never tells the other): neither a match
+    file's seed, which players get, nor anything of an earlier match foretells what a
+    CPU will draw. Without one (a room made with a fixed seed, which its creator knows)
+    they derive from the match's seed.
+
+    >>> cpu_streams(5, 2, 2) == cpu_streams(5, 2, 2) != cpu_streams(5, 3, 2)
+    True
+    >>> cpu_streams(5, 1, 2, series_key=9) not in (cpu_streams(5, 1, 2), cpu_streams(5, 1, 2, 8))
+    True
+    """
+    if series_key:
+        keyed = [_keyed(series_key, room_seed, match, "cpu", s) for s in range(seats)]
+        return [Rng.from_seed(k).state for k in keyed]
+    seed = match_seed(room_seed, match)
+    return [Rng.from_seed(seed * 131 + s + 7).state for s in range(seats)]
+
+
+def _keyed(series_key: int, *parts: object) -> int:
+    """A 62-bit one-way hash (SHA-256) of the secret `series_key` and `parts`."""
+    text = ":".join(str(p) for p in (series_key, *parts))
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 2
 
 
 # How far a seat's move number may jump past its last accepted one (any increasing
@@ -88,7 +115,8 @@ class RoomCore:
         self.game_ms = 0.0
         self.run_since: float | None = None
         self.pending: dict[int, Pending] = {}
-        self.rngs = [Rng.from_seed(settings.seed * 131 + s + 7).state for s in range(len(seats))]
+        # Each seat's CPU random stream, keyed afresh by every start (`cpu_streams`).
+        self.rngs: list[int] = []
         self.seqs: dict[int, list[Any]] = {}
         self.created = 0.0
         self.last_move = 0.0
@@ -186,6 +214,7 @@ class RoomCore:
                 each.kind = "cpu"
         n, options = len(self.seats), self.settings.options
         seed = match_seed(self.settings.seed, self.match, self.settings.series_key)
+        self.rngs = cpu_streams(self.settings.seed, self.match, n, self.settings.series_key)
         cpus = [i for i, seat in enumerate(self.seats) if seat.kind == "cpu"]
         try:
             self.state = self.game.new(n, options, seed, cpu_seats=cpus)

@@ -145,7 +145,8 @@ class RoomSettings(Watched):
     difficulty: str = "normal"
     cover_after_ms: int | None = None
     spectators: bool = True  # whether connections without a seat token may watch
-    # Secret salt of later matches' seeds (see core.match_seed); 0 with a fixed seed.
+    # Secret salt of later matches' seeds and of every match's CPU streams (see
+    # core.match_seed, core.cpu_streams); 0 with a fixed seed.
     series_key: int = 0
 
     def dump(self) -> dict[str, Any]:
