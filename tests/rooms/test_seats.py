@@ -70,6 +70,28 @@ async def test_one_connection_holding_two_seats_sees_and_moves_both(env: Env) ->
         assert (await both.att.move(seat, 1, mark))["ok"]
 
 
+async def test_u14_a_two_seat_connection_sees_both_its_marks_and_nobody_else_does(
+    env: Env,
+) -> None:
+    code, tokens = await env.usunoro(humans=3, options={"open_hands": [0, 1]})
+    both = await env.join(code, tokens[:2], Player(plays=False))
+    remote = await env.join(code, tokens[2:], Player(plays=False))  # seat 2, a human
+    watcher = await env.join(code, [], Player(plays=False))
+    await env.manager.start_match(code, tokens[0])
+    marked = []
+    for seat in (0, 1):
+        mark = next(a for a in both.last["legal"][seat] if a["type"] == "mark")
+        assert (await both.att.move(seat, 1, mark))["ok"]
+        marked.append(mark["card"])
+    await env.settle()
+    assert [both.view(s)["mark"] for s in (0, 1)] == marked
+    assert [both.view(s)["marks"][s] for s in (0, 1)] == marked
+    for player in (remote, watcher):
+        view = player.last["view"]
+        assert view["hands"][0] and view["hands"][1]  # open hands are public
+        assert view["marked"][:2] == [True, True] and view["marks"][:2] == [None, None]
+
+
 async def test_a_spectator_sees_no_hand_and_has_no_moves(env: Env) -> None:
     code, tokens = await env.usunoro(humans=1)
     watcher = await env.join(code, [], Player(plays=False))
