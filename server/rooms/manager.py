@@ -240,10 +240,9 @@ class RoomManager:
 
     async def reissue_seat(self, code: str, host_token: str, seat: int) -> str:
         """The host gives a human seat a new token (returned); the old one stops working
-        and connections holding it are closed ("closed" with code seat_reissued)."""
-        token = new_token()
-        await self._call(code, "reissue", hash_token(host_token), seat, hash_token(token))
-        return token
+        and connections holding it are closed ("closed" with code seat_reissued). Again
+        within seconds (a double click), the same token (`seat_admin.reissue`)."""
+        return await self._call(code, "reissue", hash_token(host_token), seat, new_token())
 
     async def hand_to_cpu(self, code: str, host_token: str, seat: int) -> None:
         """The host has a CPU play a human seat at once (until its human moves again)."""

@@ -3,6 +3,7 @@ host's re-issue and hand-over, "your rooms"; tokens never reach the server's log
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -52,6 +53,20 @@ async def test_reissue_revokes_the_old_token(client: Client, server: ServerProce
     summary = await call(client, leave, {"token": fresh["token"]})
     assert summary["seats"][1]["kind"] == "open"
     assert guest.token not in server.output() and fresh["token"] not in server.output()
+
+
+async def test_reissues_at_once_all_name_the_one_token_that_works(client: Client) -> None:
+    host = await client.create_room("kokuto_rum", seats=["host", "open"])
+    guest = await client.take_seat(host.code)
+    path = f"/api/rooms/{host.code}/seats/1/reissue"
+    # A double (or a quintuple) click: the calls overlap on the wire.
+    answers = await asyncio.gather(*(call(client, path, {"token": host.token}) for _ in range(5)))
+    tokens = {answer["token"] for answer in answers}
+    assert len(tokens) == 1 and guest.token not in tokens
+    async with await client.connect(host.code, [tokens.pop()]) as conn:
+        assert conn.seats == [1]
+    with pytest.raises(ZashikiError, match="bad_token"):
+        await client.connect(host.code, [guest.token])
 
 
 async def test_names_rename_hand_over_and_take_back(client: Client) -> None:

@@ -186,6 +186,13 @@ async def test_reissue_revokes_the_old_token_and_closes_its_connections(env: Env
         await env.manager.attach(code, tokens[1:], lambda message: None)
     again = await env.join(code, [fresh], Player(plays=False))
     assert again.last["you"] == [1] and again.last["seats"][1]["name"] == "p1"
+    # Again at once (a double click): the same token; seconds later, a new one.
+    assert await env.manager.reissue_seat(code, tokens[0], 1) == fresh
+    await env.clock.advance(3000)
+    later = await env.manager.reissue_seat(code, tokens[0], 1)
+    assert later != fresh
+    with pytest.raises(RoomError, match="bad_token"):
+        await env.manager.attach(code, [fresh], lambda message: None)
 
 
 async def test_leaving_in_the_lobby_opens_the_seat_and_in_a_match_makes_it_a_cpu(

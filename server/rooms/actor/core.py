@@ -132,6 +132,8 @@ class RoomCore:
         self.gate_wanted = False
         # Table talk as the host set it (seats/talk.py); chat messages are kept beside the room.
         self.talk = TalkRules()
+        # Each seat's last re-issue here: (token, its digest, clock ms); never saved.
+        self.reissued: dict[int, tuple[str, str, float]] = {}
 
     # -- game time --------------------------------------------------------------------
     def now(self, wall: float) -> int:

@@ -400,11 +400,12 @@ class Room:
         self._dirty = self._announce = self._listing = True
         return seat
 
-    def _on_reissue(self, now: float, host_hash: str, seat: int, new_hash: str) -> int:
-        target = seat_admin.reissue(self.core, host_hash, seat, new_hash)
-        self._revoke(target, "seat_reissued")
-        self._dirty = self._announce = True
-        return target
+    def _on_reissue(self, now: float, host_hash: str, seat: int, token: str) -> str:
+        target, token, changed = seat_admin.reissue(self.core, host_hash, seat, token, now)
+        if changed:
+            self._revoke(target, "seat_reissued")
+            self._dirty = self._announce = True
+        return token
 
     def _on_hand_to_cpu(self, now: float, host_hash: str, seat: int) -> int:
         target = seat_admin.hand_to_cpu(self.core, host_hash, seat, now)

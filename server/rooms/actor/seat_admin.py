@@ -2,7 +2,8 @@
 from the CPU, rename, and the host's re-issue of a seat link and hand-over to a CPU.
 
 Each function changes a `RoomCore` (the room actor saves and announces) and raises
-RoomError on refusal, changing nothing. Tokens arrive as digests only.
+RoomError on refusal, changing nothing. Tokens arrive as digests, but for a re-issue's
+new one (kept in memory a few seconds, never saved, to answer a double click alike).
 """
 
 from __future__ import annotations
@@ -10,7 +11,10 @@ from __future__ import annotations
 from server.rooms.actor.core import RoomCore
 from server.rooms.errors import RoomError
 from server.rooms.seats.names import clean_name
-from server.rooms.seats.seat import Seat
+from server.rooms.seats.seat import Seat, hash_token
+
+# Milliseconds after a re-issue in which another of the same seat answers the same token.
+REISSUE_AGAIN_MS = 3000
 
 
 def holder(core: RoomCore, token_hash: str) -> int:
@@ -65,11 +69,25 @@ def rename(core: RoomCore, token_hash: str, name: object) -> int:
     return seat
 
 
-def reissue(core: RoomCore, host_hash: str, seat: object, new_hash: str) -> int:
-    """The host gives a human seat a new token; the old one stops working."""
+def reissue(
+    core: RoomCore, host_hash: str, seat: object, token: str, now: float
+) -> tuple[int, str, bool]:
+    """The host gives a human seat the new `token`; the old one stops working.
+
+    Returns the seat, the token that holds it now, and whether that changed: a re-issue
+    of a seat within REISSUE_AGAIN_MS of its last one (and nothing else since) is a double
+    click or a retry, answered with that one's token, so every answer names the token
+    that works.
+    """
     target = host_target(core, host_hash, seat)
-    core.seats[target].token_hash = new_hash
-    return target
+    last = core.reissued.get(target)
+    digest = core.seats[target].token_hash
+    if last is not None and last[1] == digest and now - last[2] < REISSUE_AGAIN_MS:
+        return target, last[0], False
+    digest = hash_token(token)
+    core.seats[target].token_hash = digest
+    core.reissued[target] = (token, digest, now)
+    return target, token, True
 
 
 def hand_to_cpu(core: RoomCore, host_hash: str, seat: object, wall: float) -> int:
