@@ -48,6 +48,11 @@ addStrings({
 
 /** GET a history route (with the seat token as a bearer token when given). */
 export async function historyGet(path, token) {
+  return (await historyFetch(path, token)).json().catch(() => ({}));
+}
+
+/** The answer to a history GET, checked: ApiError unless it is a 2xx. */
+async function historyFetch(path, token) {
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   let response;
   try {
@@ -55,11 +60,11 @@ export async function historyGet(path, token) {
   } catch (err) {
     throw new ApiError("network", String(err), 0);
   }
-  const data = await response.json().catch(() => ({}));
   if (!response.ok) {
+    const data = await response.json().catch(() => ({}));
     throw new ApiError(data.code || "http_" + response.status, data.message || "", response.status);
   }
-  return data;
+  return response;
 }
 
 /** "14:05" today, else the date and time, in the page's language. */
@@ -111,8 +116,10 @@ export function createHistory(code, { tokens, mine, notify }) {
 
   async function download(number) {
     try {
-      const data = await historyGet(`/api/rooms/${code}/matches/${number}`, tokens()[0]);
-      const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
+      // The server's bytes as they are: parsed and written again, numbers past 2^53
+      // would be rounded (a file saved before seeds were strings).
+      const response = await historyFetch(`/api/rooms/${code}/matches/${number}`, tokens()[0]);
+      const blob = new Blob([await response.arrayBuffer()], { type: "application/json" });
       const link = el("a", { href: URL.createObjectURL(blob), download: `zashiki-${code}-match-${number}.json` });
       document.body.append(link);
       link.click();

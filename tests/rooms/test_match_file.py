@@ -116,3 +116,30 @@ async def test_edited_results_and_outcomes_fail_and_odd_files_are_refused(
     garbage.write_text("{not json")
     assert main(["replay", str(garbage)]) == 1
     assert "is not JSON" in capsys.readouterr().err
+
+
+async def test_a_seed_past_2_53_is_a_string_and_the_integer_form_still_reads(
+    env: Env, tmp_path: Path
+) -> None:
+    seed = 308398354124923978  # not a double: JSON parsers round it to ...970
+    code, match = await one_match(env, "usunoro", seed=seed)
+    game = registry.get("usunoro")
+    exported = json.loads(json.dumps(export_full(game, code, match, Replayer(game, match))))
+    assert exported["seed"] == str(seed)
+    jsonschema.validate(exported, SCHEMA)
+    assert main(["replay", str(write(tmp_path, exported))]) == 0
+    # The file as saved before seeds were strings: a JSON integer.
+    old = {**exported, "seed": seed}
+    jsonschema.validate(old, SCHEMA)
+    assert main(["replay", str(write(tmp_path, old))]) == 0
+    # What a browser re-writing the file made of it: the rounded seed deals another match.
+    rounded = {**exported, "seed": int(float(seed))}
+    assert rounded["seed"] != seed
+    with pytest.raises(MatchFileError):
+        verify(rounded)
+    for bad in ("-1", "1e5", "0x10", " 7", "٣", "9" * 21, 1.5, True):
+        with pytest.raises(MatchFileError, match="'seed'"):
+            verify({**exported, "seed": bad})
+    for bad in ("-1", "1e5", "9" * 21, 1.5):
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate({**exported, "seed": bad}, SCHEMA)

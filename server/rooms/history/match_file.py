@@ -3,8 +3,9 @@
 Format "zashiki-match", version 1 (JSON Schema: `match.schema.json` beside this module;
 described in server/web/PROTOCOL.md). Two kinds:
 
-- "full" (for the room's players): the seed, options, seats (and which a CPU played
-  from the deal) and every engine input, with
+- "full" (for the room's players): the seed (a decimal string; files from before that
+  hold an integer, also read), options, seats (and which a CPU played from the deal)
+  and every engine input, with
   the results recorded when it was exported (the scoreboard at the end of every round)
   and the outcome. Anyone can re-run it through the engine: `verify` does, and
   `zashiki replay FILE` prints it as text.
@@ -36,7 +37,9 @@ def export_full(game: Game, code: str, match: MatchRecord, replayer: Replayer) -
     """The players' match file: everything needed to re-run and check the match."""
     return {
         **_header(game, code, match, "full"),
-        "seed": match.seed,
+        # A decimal string: JSON numbers past 2**53 do not survive most parsers (RFC 8259
+        # calls them not interoperable), and a seed is up to 62 bits.
+        "seed": str(match.seed),
         "cpu": match.cpu,
         "inputs": [_input(e) for e in match.entries],
         "results": replayer.results(),
@@ -178,8 +181,11 @@ def _parse(data: dict[str, Any]) -> tuple[Game, MatchRecord]:
         isinstance(s, int) and 0 <= s < len(seats) for s in cpu
     ):
         raise MatchFileError("'cpu' must list seat numbers")
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise MatchFileError("'seed' must be an integer")
+    # A decimal string; files from before that hold a JSON integer.
+    if isinstance(seed, str) and seed.isdigit() and seed.isascii() and len(seed) <= 20:
+        seed = int(seed)
+    if not isinstance(seed, int) or isinstance(seed, bool) or seed < 0:
+        raise MatchFileError("'seed' must be a whole number as a decimal string")
     if not isinstance(options, dict) or not isinstance(outcome, dict):
         raise MatchFileError("'options' and 'outcome' must be objects")
     try:
