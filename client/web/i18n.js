@@ -92,7 +92,6 @@ const STRINGS = {
     suit_S: "spades", suit_H: "hearts", suit_C: "clubs", suit_D: "diamonds",
     face_down: "face-down card",
     selected: "selected to pass",
-    place: "place {n}",
     // Usunoro table
     u_phase_passing: "Passing: choose one card to pass",
     u_phase_race: "First grab made — grab a token now!",
@@ -235,7 +234,6 @@ const STRINGS = {
     suit_S: "スペード", suit_H: "ハート", suit_C: "クラブ", suit_D: "ダイヤ",
     face_down: "裏向きのカード",
     selected: "渡すカードに選択中",
-    place: "{n}位",
     u_phase_passing: "カード交換：渡すカードを一枚選んでください",
     u_phase_race: "最初の取りが出ました。今すぐ札を取って！",
     u_phase_done: "ラウンド終了",
@@ -326,7 +324,12 @@ export function addStrings(more) {
  * one ("You were left…", not "You was left…").
  */
 export function t(key, params = {}) {
-  const own = STRINGS[current];
+  return tIn(current, key, params);
+}
+
+/** `t` in the language `code` ("en" or "ja") whatever the page shows (the move log keeps both). */
+export function tIn(code, key, params = {}) {
+  const own = STRINGS[code] || STRINGS.en;
   if (params.who !== undefined && params.who === own.you && own[key + "_you"] !== undefined) key += "_you";
   const text = own[key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));

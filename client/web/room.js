@@ -8,6 +8,7 @@ import { el, replaceKeepingFocus, seatLabel } from "./components.js";
 import { TABLES } from "./tables/index.js";
 import { errorText, gameName, main, notify, optionLabel, optionTitle } from "./page.js";
 import { createHistory } from "./history.js";
+import { createMoveLog } from "./move_log.js";
 import { myName, nameField, seatName } from "./names.js";
 import { coverNote, presencePanel } from "./presence.js";
 import { claimSeatLink, copyBox, mySeatLinks, seatLink } from "./seat_link.js";
@@ -73,6 +74,8 @@ export function showRoom(code, { watch = false } = {}) {
   const matchHistory = createHistory(code, {
     tokens: () => held().map((s) => s.token), mine: () => mySeats(), notify,
   });
+  // Every move said in words (move_log.js): the latest at the table, the whole as a sheet.
+  const moveLog = createMoveLog();
   // The chat panel and reactions (chat.js), kept across renders.
   const talk = createTalk({ send: (frame) => socket && socket.send(frame) });
 
@@ -97,6 +100,7 @@ export function showRoom(code, { watch = false } = {}) {
         talk.onFrame(frame);
         if (frame.t === "view") {
           page.message = frame;
+          moveLog.update(frame, frame.room && frame.room.game);
           page.receivedAt = performance.now();
           const legal = frame.legal || {};
           const moves = frame.room && frame.room.status === "playing"
@@ -427,8 +431,29 @@ export function showRoom(code, { watch = false } = {}) {
       openSettings,
       // The rules open over the table: the game keeps running and the seat stays connected.
       openRules: page.summary ? () => openRules(page.summary.game) : null,
+      openLog: () => moveLog.open(),
       notify,
     };
+  }
+
+  /**
+   * Put the latest move at the table: in the table's #latest-move slot, else at the top of
+   * the dock. Tables repaint on every view, so this runs after each render.
+   */
+  function mountMoveLog(refocus) {
+    moveLog.draw();
+    const line = moveLog.latestLine();
+    const button = moveLog.openButton();
+    let slot = tableHolder.querySelector("#latest-move");
+    if (!slot) {
+      const dock = tableHolder.querySelector("#dock");
+      if (!dock) return;
+      slot = el("div", { class: "latest-move row", id: "latest-move" });
+      dock.prepend(slot);
+    }
+    if (line.parentNode !== slot) slot.prepend(line);
+    if (!tableHolder.querySelector("[data-open-log]") && button.parentNode !== slot) slot.append(button);
+    if (refocus) button.focus({ preventScroll: true });
   }
 
   function openSettings() {
@@ -521,7 +546,9 @@ export function showRoom(code, { watch = false } = {}) {
           table = renderer.create(tableHolder);
           page.tableMatch = match;
         }
+        const logFocused = document.activeElement === moveLog.openButton();
         table.render(tableContext());
+        mountMoveLog(logFocused);
         reportShown(renderer);
       }
       talk.update({ message: msg, you: msg.you || [], seats: msg.seats || [] });
@@ -544,6 +571,7 @@ export function showRoom(code, { watch = false } = {}) {
     clearTurnSignal();
     setExplainGame(null);
     if (table && table.destroy) table.destroy();
+    moveLog.destroy();
     talk.destroy();
     if (socket) socket.close();
   }
