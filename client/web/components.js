@@ -124,8 +124,3 @@ export function seatLabel(seats, seat, mine) {
   if (info.kind === "cpu") return t("cpu_n", { n: seat + 1 });
   return t("seat_n", { n: seat + 1 });
 }
-
-/** Ordinal place text: 1 → "1st" / "1位". */
-export function placeText(place) {
-  return t("place", { n: place });
-}

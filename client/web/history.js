@@ -6,6 +6,7 @@
 import { ApiError } from "./net.js";
 import { addStrings, lang, t } from "./i18n.js";
 import { el, seatLabel } from "./components.js";
+import { namesList } from "./tables/round_end.js";
 
 addStrings({
   en: {
@@ -110,8 +111,15 @@ export function createHistory(code, { tokens, mine, notify }) {
     draw();
   }
 
-  function label(seat) {
-    return seatLabel(listing.matches.at(-1).seats, seat, mine());
+  /** A seat's name as it was in `match` (the latest match's by default). */
+  function label(seat, match = listing.matches.at(-1)) {
+    return seatLabel(match.seats, seat, mine());
+  }
+
+  /** The same inside a sentence: "you" rather than "You". */
+  function nameIn(seat, match) {
+    const name = label(seat, match);
+    return name === t("you") ? t("re_you") : name;
   }
 
   async function download(number) {
@@ -132,8 +140,10 @@ export function createHistory(code, { tokens, mine, notify }) {
   }
 
   function matchItem(match) {
-    const winners = match.winners.map(label).join("・");
-    const scores = match.scores ? match.scores.map(String).join(" / ") : null;
+    const winners = namesList(match.winners.map((seat) => nameIn(seat, match)));
+    const scores = match.scores
+      ? match.scores.map((n, seat) => t("re_score_item", { who: label(seat, match), n })).join(t("re_score_sep"))
+      : null;
     return el("li", { class: "match-row", "data-match": String(match.match) },
       el("div", {},
         el("strong", {}, t("h_match_n", { n: match.match })),

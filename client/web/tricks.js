@@ -2,9 +2,10 @@
 // boxes, the trick on the table, a hand whose legal cards alone are playable, score
 // tables and the round/match result box.
 
-import { el, placeText } from "./components.js";
+import { el } from "./components.js";
 import { t } from "./i18n.js";
 import { CARD_STRINGS } from "./cards_tricks.js";
+import { placeLines } from "./tables/round_end.js";
 
 /** Merge several {en, ja} string sets into one (later sets win). */
 export function mergeStrings(...sets) {
@@ -91,13 +92,9 @@ export function resultBox({ id = "round-result", title, lines }) {
     lines.filter(Boolean).map((line) => (line instanceof Node ? line : el("p", {}, line))));
 }
 
-/** "1st — Seat 2 (…)" lines for a finished match, best first. */
+/** "1st Aki, 3 points" lines for a finished match, best first (see round_end.js). */
 export function placesList(ctx, places, detail) {
-  return el("ol", { class: "places", id: "match-places" }, places
-    .map((place, seat) => [place, seat])
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1])
-    .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${ctx.seatLabel(seat)}`,
-      detail ? " · " + detail(seat) : "")));
+  return placeLines(ctx, places, detail);
 }
 
 const SHARED_STRINGS = {

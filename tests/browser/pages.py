@@ -152,27 +152,33 @@ def play_until(
             pages[0].wait_for_timeout(100)
 
 
-def render_table(page: Page, server_url: str, game_id: str, message: dict) -> str:
+def render_table(
+    page: Page, server_url: str, game_id: str, message: dict, before: dict | None = None
+) -> str:
     """Draw one view frame with a game's table module directly (no room, no socket);
     returns the table's text. For states a test cannot reach quickly through play, such
-    as a finished match."""
+    as a finished match. `before`: a frame the same table draws first (the page saw the
+    game get there)."""
     page.goto(server_url + "/")
     return page.evaluate(
-        """async ([gameId, m]) => {
-          const table = await import(`/tables/${gameId}.js`);
+        """async ([gameId, m, before]) => {
+          const module = await import(`/tables/${gameId}.js`);
           const { addStrings } = await import('/i18n.js');
           const { seatLabel } = await import('/components.js');
-          addStrings(table.STRINGS || {});
+          addStrings(module.STRINGS || {});
           // The page's own lobby may still be drawing into #main: draw somewhere else.
           const root = document.createElement('div');
           document.body.replaceChildren(root);
-          table.create(root).render({
-            message: m, you: m.you, seats: m.seats, room: m.room || {}, move() {}, send() {},
-            seatLabel: (s) => seatLabel(m.seats, s, m.you), openSettings() {}, notify() {},
-          });
+          const table = module.create(root);
+          for (const f of before ? [before, m] : [m]) {
+            table.render({
+              message: f, you: f.you, seats: f.seats, room: f.room || {}, move() {}, send() {},
+              seatLabel: (s) => seatLabel(f.seats, s, f.you), openSettings() {}, notify() {},
+            });
+          }
           return root.innerText;
         }""",
-        [game_id, message],
+        [game_id, message, before],
     )
 
 

@@ -10,7 +10,10 @@ take minutes of play are made by the engine and drawn by the table module itself
 
 from __future__ import annotations
 
+import json
 import random
+import urllib.request
+from typing import Any
 
 from playwright.sync_api import Page, expect
 
@@ -120,18 +123,25 @@ def test_usunoro_shows_the_countdown_of_the_automatic_pass(new_page, server_url,
     expect(timer).to_be_in_viewport()
 
 
-def after_first_round(game_id: str, seats: int, seed: int = 1) -> dict:
-    """A view frame for seat 0 just after the first round ended and the next began,
-    from seeded random legal moves."""
+def after_first_round(game_id: str, seats: int, seed: int = 1) -> tuple[dict, dict]:
+    """View frames for seat 0 during the first round (its last move still to come) and
+    just after it ended and the next began, from seeded random legal moves."""
     game = registry.get(game_id)
     state = game.new(seats, {}, seed)
     pick = random.Random(seed)
+    frames = []
     while True:
         view = game.view(state, 0)
+        frames.append(frame_of(game, state, view, seats))
         if view.get("last_round") and game.outcome(state) is None:
             break
         seat = next(s for s in range(seats) if game.actions(state, s))
         game.apply(state, seat, pick.choice(game.actions(state, seat)), 0)
+    return frames[-2], frames[-1]
+
+
+def frame_of(game: Any, state: Any, view: dict, seats: int) -> dict:
+    """A view frame for seat 0 (the others CPUs)."""
     return {
         "view": view,
         "outcome": None,
@@ -145,10 +155,10 @@ def after_first_round(game_id: str, seats: int, seed: int = 1) -> dict:
 def test_a_result_the_game_moved_on_from_counts_down_then_folds_unless_kept(
     new_page, server_url
 ) -> None:
-    message = after_first_round("kokuto_rum", 2)
+    before, message = after_first_round("kokuto_rum", 2)
     page = new_page(**PHONE)
     page.add_init_script("window.ZASHIKI_RESULT_MS = 1500")
-    render_table(page, server_url, "kokuto_rum", message)
+    render_table(page, server_url, "kokuto_rum", message, before=before)
     result = page.locator("#round-result")
     expect(result).to_contain_text("Round 1 result")
     expect(page.locator("#result-countdown")).to_contain_text("Closes in")
@@ -157,11 +167,47 @@ def test_a_result_the_game_moved_on_from_counts_down_then_folds_unless_kept(
 
     kept = new_page(**PHONE)
     kept.add_init_script("window.ZASHIKI_RESULT_MS = 5000")
-    render_table(kept, server_url, "kokuto_rum", message)
+    render_table(kept, server_url, "kokuto_rum", message, before=before)
     result = kept.locator("#round-result")
     kept.click("#keep-result")
     expect(kept.locator("#result-countdown")).to_have_count(0)
     kept.wait_for_timeout(6_000)  # longer than the countdown would have run
     expect(result).to_be_visible()
     kept.click("#close-result")
+    expect(result).to_have_count(0)
+
+
+def test_a_result_from_before_the_page_came_starts_folded(new_page, server_url) -> None:
+    """A page that opens (a reload, another device) after a round's result, while the next
+    round is played, shows that result folded below the table, not over it."""
+    _, message = after_first_round("kokuto_rum", 2)
+    page = new_page(**PHONE)
+    render_table(page, server_url, "kokuto_rum", message)
+    expect(page.locator("#round-result")).to_have_count(0)
+    expect(page.locator("#fold-last-result")).to_contain_text("Round 1 result")
+
+
+def test_a_reload_during_the_next_round_leaves_the_last_result_folded(
+    new_page, server_url, redis_url
+) -> None:
+    """A real room: the page that saw a round end shows its result on top; reloaded while
+    the next round is played, it shows that result only folded below the table."""
+    code, seat, token = seeded_room(redis_url, "kokuto_rum", ["host", "cpu"], seed=7)
+    page = new_page(**PHONE)
+    page.add_init_script("window.ZASHIKI_RESULT_MS = 600000")
+    open_seat(page, server_url, code, seat, token)
+    # A CPU plays the host's seat too, so the round ends by itself.
+    hand_over = urllib.request.Request(
+        f"{server_url}/api/rooms/{code}/seats/{seat}/cpu",
+        data=json.dumps({"token": token}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(hand_over, timeout=30) as answer:
+        assert answer.status == 200
+    result = page.locator("#round-result")
+    expect(result).to_contain_text("Round 1 result", timeout=90_000)
+    expect(page.locator("#round-badge")).to_contain_text("Round 2")
+    page.reload()
+    expect(page.locator("#round-badge")).to_contain_text("Round 2")
+    expect(page.locator("#fold-last-result")).to_contain_text("Round 1 result")
     expect(result).to_have_count(0)

@@ -7,14 +7,14 @@
 // played (view.last_round) is shown on top of the next round's table for a while (the
 // round-end screen's countdown, Keep open, Close); it stays available below afterwards.
 
-import { el, placeText, tableHeader, termAttrs } from "../components.js";
+import { el, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import {
   SHIRO_STRINGS, cardRow, drawnPanel, flipText, handMoves, handRow, looseName, playerMoves, rotationChoice,
   shiroBack, shiroCard, valueName,
 } from "../shirokuro.js";
 import { dock, fold, paint, statusLine } from "./frame.js";
-import { roundEnds } from "./round_end.js";
+import { placeLines, roundEnds, winnersLine } from "./round_end.js";
 
 const OWN = {
   en: {
@@ -98,7 +98,6 @@ const OWN = {
     kr_run: "run {cards}",
     kr_list_sep: "; ",
     kr_match_over: "Match over",
-    kr_winner: "Winner: {who}",
     kr_and: " and ",
   },
   ja: {
@@ -175,7 +174,6 @@ const OWN = {
     kr_run: "並び {cards}",
     kr_list_sep: "、",
     kr_match_over: "対局終了",
-    kr_winner: "勝者：{who}",
     kr_and: "と",
   },
 };
@@ -436,10 +434,8 @@ export function create(root) {
     const outcome = ctx.message.outcome;
     if (!outcome) return null;
     return el("div", { id: "match-result" },
-      el("p", {}, t("kr_winner", { who: list(outcome.winners) })),
-      el("ol", {}, outcome.places.map((place, seat) => [place, seat])
-        .sort((a, b) => a[0] - b[0])
-        .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${who(seat)} · ${t("kr_vp", { n: outcome.vp[seat] })}`))));
+      el("p", {}, winnersLine(ctx, outcome.winners)),
+      placeLines(ctx, outcome.places, (seat) => t("kr_vp", { n: outcome.vp[seat] })));
   }
 
   /** The round-end screen: the last round's result on top of the next round's table. */

@@ -4,7 +4,7 @@
 // each discard (Ron, Pon, Chii, pass) with a countdown in game time, and each round's
 // result with every Yaku and its points. Every button comes from the legal moves.
 
-import { el, placeText, tableHeader, termAttrs } from "../components.js";
+import { el, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import {
   SHIRO_STRINGS, cardRow, drawnPanel, handMoves, handRow, looseName, playerMoves, rotationChoice, shiroBack,
@@ -13,7 +13,7 @@ import {
 import { termHelp } from "../explain.js";
 import { countdown as timer } from "./countdown.js";
 import { dock, fold, paint, statusLine } from "./frame.js";
-import { roundEnds } from "./round_end.js";
+import { placeLines, roundEnds } from "./round_end.js";
 
 const YAKU = {
   en: {
@@ -483,11 +483,9 @@ export function create(root) {
       title: v.phase === "match_over" ? t("sj_match_over") : t("sj_result_title"),
       waitingFor: v.phase === "round_over" ? (v.next_pending || []).filter((s) => !ctx.you.includes(s)).map(who) : null,
       waitsForMe: Boolean(find((a) => a.type === "next")),
+      waitAll: true,
       body: [
-        outcome ? el("ol", { id: "match-places" }, outcome.places.map((place, seat) => [place, seat])
-          .sort((a, b) => a[0] - b[0])
-          .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${who(seat)} · ${pts(outcome.scores[seat])}`)))
-          : null,
+        outcome ? placeLines(ctx, outcome.places, (seat) => pts(outcome.scores[seat])) : null,
         deltas, ...body,
       ],
     });

@@ -6,12 +6,12 @@
 // table reports "shown" so the server starts the CPUs' first-grab clocks.
 
 import {
-  el, frenchCard, frenchCardName, placeText, tableHeader, termAttrs,
+  el, frenchCard, frenchCardName, tableHeader, termAttrs,
 } from "../components.js";
 import { t } from "../i18n.js";
 import { countdown } from "./countdown.js";
 import { dock, fold, paint, statusLine } from "./frame.js";
-import { roundEnds } from "./round_end.js";
+import { penaltiesText, placeLines, roundEnds, scoreLine } from "./round_end.js";
 
 export const STRINGS = {
   en: {
@@ -317,14 +317,10 @@ export function create(root) {
       waitsForMe: !view.match_over && ctx.you.some((s) => can(s, "next")),
       body: [
         el("p", {}, text),
-        el("p", {}, view.penalties.map((n, seat) => `${ctx.seatLabel(seat)} — ${t("u_penalties", { n })}`).join(" · ")),
+        el("p", {}, t("u_penalties", { n: scoreLine(ctx, view.penalties) })),
         outcome ? el("div", {},
           el("p", {}, t("u_loser", { who: ctx.seatLabel(outcome.loser) })),
-          el("ol", {}, outcome.places
-            .map((place, seat) => [place, seat])
-            .sort((a, b) => a[0] - b[0])
-            .map(([place, seat]) => el("li", {}, `${placeText(place)} — ${ctx.seatLabel(seat)} `
-              + t("u_penalties", { n: outcome.penalties[seat] }))))) : null,
+          placeLines(ctx, outcome.places, (seat) => penaltiesText(outcome.penalties[seat]))) : null,
       ],
     });
   }

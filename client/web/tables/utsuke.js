@@ -11,7 +11,7 @@ import {
 } from "../tricks.js";
 import { termHelp } from "../explain.js";
 import { dock, fold, paint, statusLine } from "./frame.js";
-import { roundEnds } from "./round_end.js";
+import { nameIn, namesList, roundEnds, winnersLine } from "./round_end.js";
 
 const MAX_GUESS = 15;
 
@@ -136,8 +136,8 @@ export function create(root) {
       return ends.show({
         key: "over", title: t("tc_match_over"),
         body: [el("div", { id: "match-result" },
-          outcome.winners.length ? el("p", {}, t("ut_winners", { who: outcome.winners.map((s) => ctx.seatLabel(s)).join(", ") })) : null,
-          outcome.losers.length ? el("p", {}, t("ut_executed", { who: outcome.losers.map((s) => ctx.seatLabel(s)).join(", ") })) : null,
+          outcome.winners.length ? el("p", {}, winnersLine(ctx, outcome.winners)) : null,
+          outcome.losers.length ? el("p", {}, t("ut_executed", { who: namesList(outcome.losers.map((s) => nameIn(ctx, s))) })) : null,
           placesList(ctx, outcome.places, (s) => t("ut_homare_n", { n: outcome.homare[s] })
             + " · " + t("ut_uchikubi_n", { n: outcome.uchikubi[s] }))),
         last ? el("div", {}, judgingLines(last)) : null],
@@ -261,7 +261,6 @@ export const STRINGS = mergeStrings({
     ut_uchikubi_award: "More tricks than the Lord: +1 Uchikubi.",
     ut_scores: "Homare and Uchikubi",
     ut_end_rule: "3 Homare wins; a second Uchikubi means execution (a loss).",
-    ut_winners: "Winner: {who}",
     ut_executed: "Executed: {who}",
     ut_guess_reminder: "Your guess: the Lord takes {g} · so far {n}",
     ut_why_guess: "First make your secret guess.",
@@ -314,7 +313,6 @@ export const STRINGS = mergeStrings({
     ut_uchikubi_award: "殿より多く取った：打ち首+1。",
     ut_scores: "誉れと打ち首",
     ut_end_rule: "誉れ3つで勝ち。打ち首2つで処刑（負け）。",
-    ut_winners: "勝者：{who}",
     ut_executed: "処刑：{who}",
     ut_guess_reminder: "あなたの予想：殿は{g}トリック · いま{n}",
     ut_why_guess: "先に秘密の予想をしてください。",
