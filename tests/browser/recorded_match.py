@@ -143,7 +143,7 @@ class SeatPlayer:
 async def _record(
     server_url: str, redis_url: str, game: str, seats: int, seed: int
 ) -> list[SeatPlayer]:
-    from server.rooms.clock import RealClock
+    from server.rooms.actor.clock import RealClock
     from server.rooms.manager import RoomManager
     from server.store.redis_store import RedisStore
 

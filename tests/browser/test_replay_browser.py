@@ -64,6 +64,10 @@ def test_a_player_steps_through_a_match_from_two_seats_and_all_hands_open(
     page.goto(f"{server_url}/?room={code}")
     expect(page.locator("#match-list li")).to_have_count(1)
     expect(page.locator("#standings li")).to_have_count(3)
+    # The match's line names whose score is whose (seat 2 is this player).
+    scores, you = ("Scores: CPU 1 ", "You") if lang == "en" else ("得点：CPU 1 ", "あなた")
+    expect(page.locator("#match-list .match-scores")).to_contain_text(scores)
+    expect(page.locator("#match-list .match-scores")).to_contain_text(f" · {you} ")
     screenshot(page, f"{tag}_room_history")
     with page.expect_download() as download:
         page.locator('#match-list [data-key="download"]').click()

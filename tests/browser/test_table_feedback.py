@@ -106,12 +106,12 @@ def test_usunoro_asks_before_a_first_grab_without_four_of_a_kind(
     page.click("#grab-anyway")
     result = page.locator("#round-result")
     expect(result).to_contain_text("grabbed early")
-    expect(result).to_contain_text("You — Penalties: 1")
+    expect(result).to_contain_text("Penalties: You 1 · CPU 2 0")
     expect(result.locator("#waiting-for")).to_have_text("The table waits for you to go on.")
     page.click("#next-round")
     expect(page.locator('.table[data-phase="passing"]')).to_be_visible()
     page.locator('[data-grab="0"]').click()  # turned off: no question this time
-    expect(page.locator("#round-result")).to_contain_text("Penalties: 2")
+    expect(page.locator("#round-result")).to_contain_text("Penalties: You 2")
 
 
 def test_usunoro_shows_the_countdown_of_the_automatic_pass(new_page, server_url, redis_url) -> None:
