@@ -375,7 +375,7 @@ export function createMoveLog() {
   const sheet = el("dialog", { class: "panel move-log-sheet", id: "move-log", "aria-labelledby": "move-log-title" },
     title, empty, list, close);
   const button = el("button", {
-    type: "button", class: "ghost small", id: "open-log", "data-key": "open-log", onclick: () => open(),
+    type: "button", class: "ghost", id: "open-log", "data-key": "open-log", onclick: () => open(),
   });
 
   function text(line) {

@@ -47,6 +47,9 @@ addStrings({
 import { createTalk } from "./chat.js";
 import { openRules, setExplainGame } from "./explain.js";
 
+// Read out by screen readers, not drawn.
+const VISUALLY_HIDDEN = "position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap";
+
 /**
  * Show the room `code` in the main area, as a spectator when `watch`. Returns the page's
  * rerender (for a language change) and teardown (closes the connection and the table).
@@ -437,22 +440,28 @@ export function showRoom(code, { watch = false } = {}) {
   }
 
   /**
-   * Put the latest move at the table: in the table's #latest-move slot, else at the top of
-   * the dock. Tables repaint on every view, so this runs after each render.
+   * Put the latest move at the table: in the table's #latest-move slot when it has one,
+   * with the Log button there unless the table has its own ([data-open-log]). A table
+   * without the slot has no room for it on a phone's one screen: the line is then read
+   * out (role="log") without being shown, and the Log button joins the table's head.
+   * Tables repaint on every view, so this runs after each render.
    */
   function mountMoveLog(refocus) {
     moveLog.draw();
     const line = moveLog.latestLine();
     const button = moveLog.openButton();
-    let slot = tableHolder.querySelector("#latest-move");
-    if (!slot) {
+    const slot = tableHolder.querySelector("#latest-move");
+    if (slot) {
+      line.removeAttribute("style");
+      if (line.parentNode !== slot) slot.prepend(line);
+      if (!tableHolder.querySelector("[data-open-log]") && button.parentNode !== slot) slot.append(button);
+    } else {
+      line.setAttribute("style", VISUALLY_HIDDEN);
       const dock = tableHolder.querySelector("#dock");
-      if (!dock) return;
-      slot = el("div", { class: "latest-move row", id: "latest-move" });
-      dock.prepend(slot);
+      if (dock && line.parentNode !== dock) dock.prepend(line);
+      const head = tableHolder.querySelector(".head-controls");
+      if (head && button.parentNode !== head) head.prepend(button);
     }
-    if (line.parentNode !== slot) slot.prepend(line);
-    if (!tableHolder.querySelector("[data-open-log]") && button.parentNode !== slot) slot.append(button);
     if (refocus) button.focus({ preventScroll: true });
   }
 
