@@ -12,6 +12,7 @@ import { shiroCard } from "./shirokuro.js";
 import { TABLES } from "./tables/index.js";
 import { errorText, gameName, main, notify } from "./page.js";
 import { historyGet, matchTime } from "./history.js";
+import { frameSentences } from "./move_log.js";
 
 addStrings({
   en: {
@@ -259,11 +260,26 @@ export function showReplay(code, number) {
     return seatLabel(publicSeats(), seat, page.perspective === "open" ? [] : mine);
   }
 
-  function stepLine(step) {
+  /**
+   * The step's events as the move log says them (move_log.js), from the perspective's
+   * eyes: "you" and a seat's own hidden cards only for this player's own seat.
+   */
+  function stepSentences(step, shown) {
+    if (!step.events || !step.events.length) return [];
+    const seat = Number(page.perspective);
+    const you = Number.isInteger(seat) && mine.includes(seat) ? [seat] : [];
+    const before = steps()[step.step - 1];
+    const prev = before ? before.view || (before.views && (before.views[page.side] || before.views[String(page.side)])) : null;
+    const message = { events: step.events, seats: publicSeats(), you, view: shown.view };
+    return frameSentences(page.game, message, prev || null).map((line) => line[lang()] || line.en);
+  }
+
+  function stepLine(step, shown) {
     const parts = [t("r_step", { i: step.step + 1, n: page.total })];
     if (step.round !== null && step.round !== undefined) parts.push(t("r_round", { r: step.round }));
     if (step.trick !== null && step.trick !== undefined) parts.push(t("r_trick", { k: step.trick + 1 }));
-    const what = step.kind === "deal" ? t("r_deal")
+    const said = stepSentences(step, shown);
+    const what = said.length ? said.join(t("ml_join")) : step.kind === "deal" ? t("r_deal")
       : step.kind === "timer" ? t("r_timer") : t("r_moved", { who: who(step.seat) });
     return el("p", {
       id: "replay-step", "aria-live": page.playing ? "off" : "polite",
@@ -385,7 +401,7 @@ export function showReplay(code, number) {
         el("section", { class: "panel replay-bar", id: "replay-bar" }, perspectivePicker(), shell.stepBox, shell.bar),
         ...[tableHolder, shell.hands].filter(Boolean));
     }
-    shell.stepBox.replaceChildren(stepLine(shown.step));
+    shell.stepBox.replaceChildren(stepLine(shown.step, shown));
     updateControls(shell.bar);
     if (shell.hands) {
       shell.hands.replaceChildren(el("h2", { id: "replay-hands-title" }, t("r_hands")), ...hands(shown.step));

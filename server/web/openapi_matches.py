@@ -111,6 +111,7 @@ MATCH_SCHEMAS: dict[str, Schema] = {
                         "t": {"type": "integer"},
                         "seat": {"type": "integer"},
                         "action": {"type": "object"},
+                        "events": {"type": "array", "items": {"type": "object"}},
                         "view": {"type": "object"},
                         "views": {"type": "object"},
                         "legal": {"type": ["array", "object"]},

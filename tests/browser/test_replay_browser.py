@@ -11,6 +11,7 @@ the same match rebuilt here through the engine.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -83,6 +84,12 @@ def test_a_player_steps_through_a_match_from_two_seats_and_all_hands_open(
     assert own_hand(page) == hand_of(steps[0], HUMAN)
     page.click("#replay-forward")
     at_step(page, 1)
+    # Each step says its move as the move log does: the first is somebody's guess.
+    guessed = {
+        "en": r"(made a secret guess|You guessed \d+)\.",
+        "ja": r"(予想を伏せました|予想は\d+です)",
+    }
+    expect(page.locator("#replay-step")).to_contain_text(re.compile(guessed[lang]))
     page.click("#replay-next-trick")
     first_trick_done = next(
         i
@@ -91,6 +98,8 @@ def test_a_player_steps_through_a_match_from_two_seats_and_all_hands_open(
     )
     at_step(page, first_trick_done)
     assert own_hand(page) == hand_of(steps[first_trick_done], HUMAN)
+    took = "took the trick." if lang == "en" else "トリックを取りました。"
+    expect(page.locator("#replay-step")).to_contain_text(took)
     page.click("#replay-back")
     at_step(page, first_trick_done - 1)
     page.click("#replay-next-round")

@@ -211,3 +211,38 @@ def test_a_reload_during_the_next_round_leaves_the_last_result_folded(
     expect(page.locator("#round-badge")).to_contain_text("Round 2")
     expect(page.locator("#fold-last-result")).to_contain_text("Round 1 result")
     expect(result).to_have_count(0)
+
+
+def test_the_round_end_says_whom_it_waits_for_in_a_sentence(new_page, server_url) -> None:
+    """Any one of several may go on (Usunoro's next hand), or each must (Jong's "next")."""
+    page = new_page(**PHONE)
+    page.goto(server_url + "/")
+    said = page.evaluate(
+        """async () => {
+          const { roundEnds } = await import('/tables/round_end.js');
+          const { setLang } = await import('/i18n.js');
+          const out = [];
+          for (const lang of ['en', 'ja']) {
+            setLang(lang, { remember: false });
+            const cases = [[false, true], [true, true], [true, false], [false, false]];
+            for (const [waitAll, waitsForMe] of cases) {
+              const { top } = roundEnds(() => {}).show({
+                key: 'r', title: 'Round over', body: [], waitingFor: ['Ben', 'CPU 3'],
+                waitsForMe, waitAll,
+              });
+              out.push(top.querySelector('#waiting-for').textContent);
+            }
+          }
+          return out;
+        }"""
+    )
+    assert said == [
+        "Waiting for you, Ben or CPU 3 to go on.",
+        "Waiting for you, Ben and CPU 3 to go on.",
+        "Waiting for Ben and CPU 3 to go on.",
+        "Waiting for Ben or CPU 3 to go on.",
+        "あなた、BenかCPU 3のだれかが「次へ」を押すのを待っています。",
+        "あなた、BenとCPU 3の「次へ」を待っています。",
+        "BenとCPU 3の「次へ」を待っています。",
+        "BenかCPU 3のだれかが「次へ」を押すのを待っています。",
+    ]

@@ -26,6 +26,10 @@ OPTIONS: dict[str, dict[str, Any]] = {"usunoro": {"length": "short"}}
 GAMES = sorted(registry.games())
 
 
+# Events the room adds itself (a new match, a pause, a seat's change of hands).
+ROOM_EVENTS = {"match_started", "paused", "resumed", "seat_left", "seat_handed"}
+
+
 class Recorder(Player):
     """Seat 2's client: records each view message per match, moves at random."""
 
@@ -33,11 +37,15 @@ class Recorder(Player):
         super().__init__(grabs=True)
         self.rng = random.Random(seed)
         self.seen: dict[int, list[dict[str, Any]]] = {}
+        self.events: dict[int, list[dict[str, Any]]] = {}  # the game's, not the room's
 
     def listen(self, message: dict[str, Any]) -> None:
         super().listen(message)
         if message["t"] == "view" and message["view"] is not None:
-            self.seen.setdefault(message["room"]["match"], []).append(message["view"])
+            match = message["room"]["match"]
+            self.seen.setdefault(match, []).append(message["view"])
+            game = [e for e in message["events"] if e["type"] not in ROOM_EVENTS]
+            self.events.setdefault(match, []).extend(game)
 
     def choose(self, seat: int) -> dict[str, Any] | None:
         if self.last["room"]["game"] == "usunoro":

@@ -55,6 +55,9 @@ async def test_two_matches_are_kept_and_seat_2s_replay_is_what_it_saw_live(
             f"match {match.number}: a live view is not replayed"
         )
         assert live[-1] == replayed[-1] and live[0] == replayed[0]
+        # Each step carries its events: together, the ones seat 2 was sent live.
+        events = [e for i, s in replayer.states(0) for e in replayer.step(i, s, HUMAN)["events"]]
+        assert events == recorder.events[match.number]
         # Later requests start from the checkpoints the first pass kept: same views.
         for start in {replayer.steps - 1, replayer.steps // 2, 33 % replayer.steps}:
             page, _ = replayer.page(start, 2, HUMAN, budget_s=1.0)

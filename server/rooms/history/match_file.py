@@ -49,7 +49,7 @@ def export_full(game: Game, code: str, match: MatchRecord, replayer: Replayer) -
 def export_spectator(
     game: Game, code: str, match: MatchRecord, replayer: Replayer
 ) -> dict[str, Any]:
-    """The spectators' match file: the spectator view at every step, nothing more."""
+    """The spectators' match file: the spectator view and the public events of every step."""
     steps = [replayer.step(i, state, None) for i, state in replayer.states(0)]
     return {**_header(game, code, match, "spectator"), "steps": steps}
 

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from server.games.contract import Game, IllegalAction
+from server.games.contract import Event, Game, IllegalAction
 
 CHECKPOINT_EVERY = 32
 SCORE_KEYS = ("scores", "penalties", "vp", "score", "homare")
@@ -155,8 +155,9 @@ def scoreboard(view: dict[str, Any]) -> Any:
     return None
 
 
-def apply_entry(game: Game, state: Any, step: int, entry: dict[str, Any]) -> None:
-    """Feed one recorded input to the engine; ReplayError if it does not apply."""
+def apply_entry(game: Game, state: Any, step: int, entry: dict[str, Any]) -> list[Event]:
+    """Feed one recorded input to the engine and return its events (the public facts the
+    room sent with it); ReplayError if it does not apply."""
     kind = entry.get("k")
     t = entry.get("t")
     if not isinstance(t, int) or isinstance(t, bool) or t < 0:
@@ -169,16 +170,15 @@ def apply_entry(game: Game, state: Any, step: int, entry: dict[str, Any]) -> Non
             raise ReplayError(step, entry, "its action is not an object")
         apply = game.apply_cpu if entry.get("cpu") is True else game.apply
         try:
-            apply(state, seat, action, t)
+            return apply(state, seat, action, t)
         except IllegalAction as exc:
             raise ReplayError(step, entry, f"seat {seat} may not {action}: {exc.message}") from None
-    elif kind == "x":
+    if kind == "x":
         due = game.deadline(state)
         if due != t:
             raise ReplayError(step, entry, f"no rule timer is due at {t} ms (next: {due})")
-        game.expire(state, t)
-    else:
-        raise ReplayError(step, entry, f"unknown input kind {kind!r}")
+        return game.expire(state, t)
+    raise ReplayError(step, entry, f"unknown input kind {kind!r}")
 
 
 class Replayer:
@@ -189,6 +189,9 @@ class Replayer:
         self.match = match
         self.steps = len(match.entries) + 1
         self._checkpoints: dict[int, dict[str, Any]] = {}
+        # Each step's events, kept as the steps are rebuilt (a checkpoint's step was
+        # rebuilt in the pass that dumped it, so its events are here too).
+        self._events: dict[int, list[Event]] = {0: []}
 
     def states(self, start: int = 0) -> Iterator[tuple[int, Any]]:
         """(step, state) from `start` to the last step; the state is changed in place
@@ -202,7 +205,9 @@ class Replayer:
             state = self.game.load(self._checkpoints[base])
         for step in range(base, self.steps):
             if step > base:
-                apply_entry(self.game, state, step, self.match.entries[step - 1])
+                self._events[step] = apply_entry(
+                    self.game, state, step, self.match.entries[step - 1]
+                )
             if step % CHECKPOINT_EVERY == 0 and step not in self._checkpoints:
                 self._checkpoints[step] = self.game.dump(state)
             if step >= start:
@@ -211,8 +216,9 @@ class Replayer:
     def step(self, step: int, state: Any, perspective: int | str | None) -> dict[str, Any]:
         """One step as a replay shows it from `perspective` (a seat, None: a spectator,
         "open": every seat's view), with the moves the seat (every seat, when open) could
-        make then. A move's action is shown only to its own seat (and with every hand
-        open); others see who moved."""
+        make then, and the step's events (public facts, as the room sent them live; call
+        it on a state from `states`). A move's action is shown only to its own seat (and
+        with every hand open); others see who moved."""
         game, seats = self.game, range(self.match.n)
         public = game.view(state, None)
         record: dict[str, Any] = {
@@ -221,6 +227,7 @@ class Replayer:
             "t": 0,
             "round": round_of(public),
             "trick": trick_of(public),
+            "events": self._events.get(step, []),
         }
         if step > 0:
             entry = self.match.entries[step - 1]
