@@ -10,7 +10,7 @@ count alternates, so a team game of partners in alternate seats pits team agains
 A seed's seatings form one block; blocks are independent, so the margins (95 %, 1.96
 standard errors over blocks) are honest even though the seats of one match are not.
 Prints, per level, the average place (1 best), the share of seats placed first and, where
-the outcome gives scores, the points per seat; then A minus B; then each level's
+the outcome gives a score per seat, the points per seat; then A minus B; then each level's
 decision times (wall clock and CPU time of this thread, which other work on a shared
 machine does not inflate: p99 and max).
 """
@@ -101,8 +101,9 @@ def main() -> None:
             for seat, level in enumerate(seating):
                 got[level]["place"].append(result["places"][seat])
                 got[level]["first"].append(result["places"][seat] == 1)
-                if isinstance(result.get("scores"), list):
-                    got[level]["points"].append(result["scores"][seat])
+                scores = result.get("scores")
+                if isinstance(scores, list) and len(scores) == seats:  # not a team's
+                    got[level]["points"].append(scores[seat])
         for level in (a, b):
             for key, values in got[level].items():
                 blocks[level][key].append(statistics.fmean(values))
