@@ -358,12 +358,16 @@ export function frameSentences(game, message, prev = null) {
  * The room page's move log. `update(message, game)` takes each view frame and returns
  * the lines it added ({en, ja, known, type}); `latestLine()` is the element at the table
  * that shows the newest lines (role="log", so a screen reader reads each move out);
- * `openButton()` opens `logSheet()`, the whole log as a sheet over the table.
+ * `openButton()` opens `logSheet()`, the whole log as a sheet over the table. With
+ * `storageKey`, the current match's lines are kept in sessionStorage, so a reload of the
+ * tab (whose new connection sends no past events) still shows them.
  */
-export function createMoveLog() {
-  const lines = [];
+export function createMoveLog({ storageKey = null } = {}) {
+  const kept = load(storageKey);
+  const lines = kept.lines;
+  let match = kept.match;
   let prevView = null;
-  let latestFrom = 0; // the first line of the newest frame that said something
+  let latestFrom = Math.max(0, lines.length - 1); // the first line of the newest frame
   const region = el("div", {
     class: "latest-move-line", id: "latest-move-line", role: "log", "aria-live": "polite",
     "aria-label": tIn(lang(), "ml_latest"),
@@ -384,6 +388,12 @@ export function createMoveLog() {
 
   function update(message, game) {
     if (!message || message.t !== "view") return [];
+    const number = message.room ? message.room.match : null;
+    if (number !== match) {  // a new match starts a new log
+      match = number;
+      lines.length = 0;
+      latestFrom = 0;
+    }
     const added = (message.events || []).length ? frameSentences(game, message, prevView) : [];
     prevView = message.view || prevView;
     if (!added.length) return added;
@@ -394,6 +404,7 @@ export function createMoveLog() {
       lines.splice(0, drop);
       latestFrom = Math.max(0, latestFrom - drop);
     }
+    save(storageKey, { match, lines });
     draw();
     return added;
   }
@@ -424,13 +435,6 @@ export function createMoveLog() {
     list.lastElementChild?.scrollIntoView({ block: "end" });
   }
 
-  function reset() {
-    lines.length = 0;
-    latestFrom = 0;
-    prevView = null;
-    draw();
-  }
-
   function destroy() {
     if (sheet.open) sheet.close();
     sheet.remove();
@@ -438,10 +442,30 @@ export function createMoveLog() {
 
   draw();
   return {
-    update, reset, open, destroy, draw,
+    update, open, destroy, draw,
     lines: () => lines.slice(),
     latestLine: () => region,
     openButton: () => button,
     logSheet: () => sheet,
   };
+}
+
+/** The kept log of `key` ({match, lines}), or an empty one. */
+function load(key) {
+  try {
+    const kept = key ? JSON.parse(sessionStorage.getItem(key) || "null") : null;
+    if (kept && Array.isArray(kept.lines)) return { match: kept.match ?? null, lines: kept.lines };
+  } catch {
+    // A broken entry is as good as none.
+  }
+  return { match: null, lines: [] };
+}
+
+function save(key, value) {
+  if (!key) return;
+  try {
+    sessionStorage.setItem(key, JSON.stringify(value));
+  } catch {
+    // Storage full or off: the log lives on in the page.
+  }
 }

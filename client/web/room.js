@@ -78,7 +78,7 @@ export function showRoom(code, { watch = false } = {}) {
     tokens: () => held().map((s) => s.token), mine: () => mySeats(), notify,
   });
   // Every move said in words (move_log.js): the latest at the table, the whole as a sheet.
-  const moveLog = createMoveLog();
+  const moveLog = createMoveLog({ storageKey: `zashiki.movelog.${code}` });
   // The chat panel and reactions (chat.js), kept across renders.
   const talk = createTalk({ send: (frame) => socket && socket.send(frame) });
 

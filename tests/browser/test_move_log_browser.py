@@ -138,7 +138,7 @@ def test_latest_move_at_the_table_and_the_whole_log_as_a_sheet(
     line = page.locator("#latest-move-line")
     expect(line).to_have_attribute("role", "log")
     expect(line).to_have_attribute("aria-live", "polite")
-    expect(line).to_contain_text("No move yet.")
+    expect(line).to_contain_text("Each move is said here as it is made.")
     page.locator("button.tcard.playable").first.click()  # seat 0 picks first in the draft
     picked = re.compile(r"(You|CPU \d) took the .+ from the row\.")
     expect(line.locator(".move-line").first).to_have_text(picked)
@@ -150,7 +150,13 @@ def test_latest_move_at_the_table_and_the_whole_log_as_a_sheet(
     sheet = page.locator("dialog#move-log")
     expect(sheet).to_be_visible()
     assert sheet.locator("li").count() >= 1
+    expect(sheet.locator("li").first).to_have_text(picked)
+    first = sheet.locator("li").first.inner_text()
     screenshot(page, "move-log-sheet-junocos-phone")
     assert axe_problems(page) == []
     page.locator("#close-log").click()
     expect(sheet).to_be_hidden()
+    # A reload keeps this match's log (the new connection sends no past events).
+    page.reload()
+    page.locator("#open-log").click()
+    expect(page.locator("dialog#move-log li").first).to_have_text(first)
