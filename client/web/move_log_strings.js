@@ -60,6 +60,7 @@ export const MOVE_LOG_STRINGS = {
     ml_hm_pass: "{who} passed.",
     ml_hm_declare: "{who} declared the Robai.",
     ml_hm_okie: "{who} takes the Okie.",
+    ml_hm_okie_you: "You take the Okie.",
     ml_hm_okie_undeclared: "Nobody declared: the Okie goes to {to}.",
     ml_hm_discard: "{who} put back a card face down.",
     ml_hm_discard_card: "You put back the {card} face down.",
