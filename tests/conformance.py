@@ -21,12 +21,12 @@ from typing import Any
 
 from jsonschema.exceptions import best_match
 
-from server.bots.contract import Situation
 from server.bots.registry import policy_for
 from server.games.contract import DIFFICULTIES, Game, IllegalAction
 from server.games.rng import Rng
 from server.store import codec
 from server.web import schemas
+from tests.bench.bot_arena import situation
 
 MAX_STEPS = 20_000
 JUNK: list[Any] = [
@@ -292,19 +292,10 @@ def positions(
 
 
 def decide(game: Game, state: Any, seat: int, difficulty: str, seed: int) -> Any:
-    """The CPU's decision for `seat` as the room asks for it: one generator for the
-    policy and its sampled worlds."""
+    """The CPU's decision for `seat` as the room asks for it (one generator for the
+    policy and its sampled worlds), and the generator's state after it."""
     rng = Rng.from_seed(seed)
-    situation = Situation(
-        game=game,
-        seat=seat,
-        view=game.view(state, seat),
-        legal=game.actions(state, seat),
-        difficulty=difficulty,
-        rng=rng,
-        sample_world=lambda: game.shuffle_unseen(state, seat, rng),
-    )
-    decision = policy_for(game.id).decide(situation)
+    decision = policy_for(game.id).decide(situation(game, state, seat, difficulty, rng, rng))
     return decision, rng.state
 
 

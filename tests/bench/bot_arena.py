@@ -19,9 +19,10 @@ MAX_STEPS = 50_000
 
 
 def situation(
-    game: Game, state: Any, seat: int, difficulty: str, rng: Rng, world_rng: random.Random
+    game: Game, state: Any, seat: int, difficulty: str, rng: Rng, world_rng: random.Random | Rng
 ) -> Situation:
-    """What `seat` may know now, as a policy sees it."""
+    """What `seat` may know now, as a policy sees it; worlds are sampled with `world_rng`
+    (the room passes `rng` itself)."""
     return Situation(
         game=game,
         seat=seat,
