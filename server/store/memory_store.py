@@ -25,6 +25,8 @@ class MemoryStore(Store):
         self._public: dict[str, bytes] = {}
         self._chats: dict[str, list[bytes]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
+        self._push_key: bytes | None = None
+        self._pushes: dict[str, dict[str, bytes]] = {}
 
     def _live(self, code: str) -> tuple[int, bytes, float, tuple[bytes, ...]] | None:
         """The room's record if it has not expired (an expired one is dropped)."""
@@ -40,6 +42,7 @@ class MemoryStore(Store):
         self._chats.pop(code, None)
         self._public.pop(code, None)
         self._leases.pop(code, None)
+        self._pushes.pop(code, None)
 
     async def ping(self) -> bool:
         return True
@@ -107,6 +110,26 @@ class MemoryStore(Store):
         if self._live(code) is None:
             return []
         return [codec.unpack(e) for e in self._chats.get(code, [])]
+
+    async def push_key(self, candidate: bytes) -> bytes:
+        if self._push_key is None:
+            self._push_key = bytes(candidate)
+        return self._push_key
+
+    async def add_push(self, code: str, key: str, entry: dict[str, Any]) -> None:
+        # Kept while the room lives (the room's expiry stands in for their own).
+        if self._live(code) is not None:
+            self._pushes.setdefault(code, {})[key] = codec.pack(entry)
+
+    async def push_subscriptions(self, code: str) -> dict[str, dict[str, Any]]:
+        if self._live(code) is None:
+            return {}
+        return {key: codec.unpack(entry) for key, entry in self._pushes.get(code, {}).items()}
+
+    async def drop_push(self, code: str, keys: list[str]) -> None:
+        kept = self._pushes.get(code, {})
+        for key in keys:
+            kept.pop(key, None)
 
     async def set_public(self, code: str, summary: dict[str, Any] | None) -> None:
         if summary is None:

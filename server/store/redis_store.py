@@ -4,8 +4,10 @@ Keys, under a prefix (default "zk:"): `room:{code}` a hash {ver: version, b: blo
 d<version>: each delta saved since the blob};
 `log:{code}` a stream of packed log entries; `lease:{code}` the owner's id with a TTL;
 `public` a hash code -> packed summary; `chat:{code}` a list of the room's last packed
-chat messages. Room and log expire `idle_ttl_ms` after the last save, the chat as long
-after its last message.
+chat messages; `push:{code}` a hash of the room's push subscriptions (packed); `vapid`
+the deployment's Web Push key. Room and log expire `idle_ttl_ms` after the last save, the
+chat as long after its last message, the subscriptions as long after they were last
+kept or read; the key never.
 
 A save is one Lua script, atomic on its own; the saves of many rooms go to Redis
 together over a lean connection of their own (group_commit.py, resp.py). Everything
@@ -191,7 +193,7 @@ class RedisStore(Store):
 
     @_outage_is_store_error
     async def delete(self, code: str) -> None:
-        keys = [self._key(kind, code) for kind in ("room", "log", "chat", "lease")]
+        keys = [self._key(kind, code) for kind in ("room", "log", "chat", "lease", "push")]
         await self._redis.delete(*keys)
         await self._redis.hdel(self.prefix + "public", code)
 
@@ -206,6 +208,36 @@ class RedisStore(Store):
 
     async def chat(self, code: str) -> list[dict[str, Any]]:
         return [codec.unpack(e) for e in await self._redis.lrange(self._key("chat", code), 0, -1)]
+
+    # -- Web Push ----------------------------------------------------------------------
+    @_outage_is_store_error
+    async def push_key(self, candidate: bytes) -> bytes:
+        key = self.prefix + "vapid"
+        await self._redis.set(key, candidate, nx=True)
+        stored = await self._redis.get(key)
+        return bytes(stored) if stored is not None else bytes(candidate)
+
+    @_outage_is_store_error
+    async def add_push(self, code: str, key: str, entry: dict[str, Any]) -> None:
+        name = self._key("push", code)
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hset(name, key, codec.pack(entry))
+        pipe.pexpire(name, self.idle_ttl_ms)
+        await pipe.execute()
+
+    @_outage_is_store_error
+    async def push_subscriptions(self, code: str) -> dict[str, dict[str, Any]]:
+        name = self._key("push", code)
+        pipe = self._redis.pipeline(transaction=True)
+        pipe.hgetall(name)
+        pipe.pexpire(name, self.idle_ttl_ms)
+        kept, _ = await pipe.execute()
+        return {key.decode(): codec.unpack(entry) for key, entry in kept.items()}
+
+    @_outage_is_store_error
+    async def drop_push(self, code: str, keys: list[str]) -> None:
+        if keys:
+            await self._redis.hdel(self._key("push", code), *keys)
 
     # -- public room list ------------------------------------------------------------
     @_outage_is_store_error

@@ -1,4 +1,5 @@
-"""The Store interface: rooms as versioned blobs, their move logs, the public list, leases.
+"""The Store interface: rooms as versioned blobs, their move logs, the public list, leases,
+and what Web Push needs (the deployment's key, the rooms' subscriptions).
 
 The store knows nothing of games. A room is an opaque `bytes` blob with an integer
 version, and the deltas saved since that blob (opaque too; the rooms' journal.py makes
@@ -116,6 +117,27 @@ class Store:
 
     async def chat(self, code: str) -> list[dict[str, Any]]:
         """The room's kept chat messages, oldest first."""
+        raise NotImplementedError
+
+    # -- Web Push: the deployment's key and each room's subscriptions -----------------
+    async def push_key(self, candidate: bytes) -> bytes:
+        """The deployment's Web Push (VAPID) private key: the one stored, else `candidate`,
+        stored now and never expiring. Whichever process asks first stores its candidate;
+        every process gets the same key back."""
+        raise NotImplementedError
+
+    async def add_push(self, code: str, key: str, entry: dict[str, Any]) -> None:
+        """Keep one push subscription of the room under `key` (replacing what was kept
+        there). The room's subscriptions expire `idle_ttl_ms` after the last one was kept
+        or read, and go when the room is deleted."""
+        raise NotImplementedError
+
+    async def push_subscriptions(self, code: str) -> dict[str, dict[str, Any]]:
+        """The room's push subscriptions by key (reading them keeps them as long again)."""
+        raise NotImplementedError
+
+    async def drop_push(self, code: str, keys: list[str]) -> None:
+        """Forget these push subscriptions of the room (keys not kept are ignored)."""
         raise NotImplementedError
 
     # -- public room list ------------------------------------------------------------

@@ -193,3 +193,28 @@ async def test_a_code_created_afresh_starts_with_no_chat(backend: Backend) -> No
     assert await store.load("R") is None
     await store.create("R", b"new")
     assert await store.chat("R") == []
+
+
+async def test_the_push_key_is_the_first_one_stored_for_every_process(backend: Backend) -> None:
+    first, second = await backend.make(), await backend.make()
+    assert await first.push_key(b"key-a") == b"key-a"
+    assert await second.push_key(b"key-b") == b"key-a"
+    assert await first.push_key(b"key-c") == b"key-a"
+
+
+async def test_push_subscriptions_are_kept_replaced_dropped_and_go_with_the_room(
+    store: Store,
+) -> None:
+    await store.create("R", b"v1")
+    assert await store.push_subscriptions("R") == {}
+    await store.add_push("R", "1:aa", {"seat": 1, "endpoint": "https://a"})
+    await store.add_push("R", "2:bb", {"seat": 2, "endpoint": "https://b"})
+    await store.add_push("R", "1:aa", {"seat": 1, "endpoint": "https://a2"})
+    assert await store.push_subscriptions("R") == {
+        "1:aa": {"seat": 1, "endpoint": "https://a2"},
+        "2:bb": {"seat": 2, "endpoint": "https://b"},
+    }
+    await store.drop_push("R", ["1:aa", "9:zz"])
+    assert list(await store.push_subscriptions("R")) == ["2:bb"]
+    await store.delete("R")
+    assert await store.push_subscriptions("R") == {}
