@@ -2,7 +2,10 @@
 # Writes nginx's list of Zashiki servers (the upstreams nginx.conf includes), one line per
 # PORT (a server on 127.0.0.1) or HOST:PORT given, to stdout:
 #   deploy/upstreams.sh 8001 8002 8003 >run/nginx/zashiki-upstreams.conf
-# Then reload nginx (nginx ... -s reload) to pick up a changed list.
+# Then reload nginx (nginx ... -s reload) to pick up a changed list. max_fails=0: a server
+# that refused a connection (restarting) is tried again at the next request, not left out
+# for nginx's 10 s fail_timeout; a refused connection costs nothing, the next server is
+# tried at once.
 set -eu
 if [ $# -eq 0 ]; then
   echo "usage: $0 PORT|HOST:PORT ..." >&2
@@ -22,6 +25,6 @@ for server in "$@"; do
     exit 2
   fi
   lines="$lines
-server $host:$port;"
+server $host:$port max_fails=0;"
 done
 printf '%s\n' "$lines"
