@@ -124,7 +124,7 @@ async def bench_load(url: str, blob: bytes, count: int) -> str:
     await store.start()
     await store.create("LOAD", blob)
     manager = RoomManager(store, RealClock(), instance_id="bench")
-    deps = manager._room_deps("usunoro")
+    deps = manager.room_deps("usunoro")
     fetch, rebuild = [], []
     for _ in range(count):
         t0 = time.perf_counter()

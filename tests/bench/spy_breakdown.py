@@ -29,10 +29,10 @@ PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "views: built and packed",
         (
-            "Room._publish (",
+            "Publisher.publish (",
             "Outbox.push_view (",
             "ViewEncoder.encode (",
-            "room___Room____publish (",
+            "publishing___Publisher___publish (",
             "frames___ViewEncoder___encode (",
             "ws___Outbox___push_view",
         ),
@@ -85,7 +85,7 @@ def read_samples(path: Path) -> Counter[tuple[str, ...]]:
 def part_of(stack: tuple[str, ...]) -> str:
     """The part of the path a sample belongs to.
 
-    >>> part_of(("Room._run (rooms/actor/room.py)", "Room._publish (rooms/actor/room.py)"))
+    >>> part_of(("Room._next (actor/room.py)", "Publisher.publish (actor/publishing.py)"))
     'views: built and packed'
     >>> part_of(("CPyDef_room___Room___blob (__native_0a1b.c)",))
     'saving: room state packed'

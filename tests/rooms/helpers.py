@@ -6,6 +6,7 @@ from typing import Any
 
 from server.games.usunoro import is_matching
 from server.rooms.actor.clock import VirtualClock
+from server.rooms.actor.dumps import dump
 from server.rooms.actor.room import Room
 from server.rooms.errors import RoomError
 from server.rooms.manager import Attached, RoomManager
@@ -161,8 +162,8 @@ class Env:
         """The room as last saved in the store (its journal replayed over its full save)."""
         stored = await self.store.load(code)
         assert stored is not None
-        deps = self.manager._room_deps(codec.unpack(stored.blob)["settings"]["game_id"])
-        return Room.from_stored(stored, deps).core.dump(0.0)
+        deps = self.manager.room_deps(codec.unpack(stored.blob)["settings"]["game_id"])
+        return dump(Room.from_stored(stored, deps).core, 0.0)
 
     async def play_out(self, code: str, limit_ms: float = 3_600_000, step: float = 500) -> None:
         """Run until the match is over (or fail past `limit_ms`)."""

@@ -10,6 +10,7 @@ import pytest
 
 from server.games import registry
 from server.rooms.actor import journal
+from server.rooms.actor.dumps import dump
 from server.rooms.actor.room import Room
 from server.rooms.history.replay import replay
 from server.store.store import StoreError
@@ -48,16 +49,16 @@ class CheckedSaves:
             and log
             and all(entry.get("cpu") for entry in log)
         ):
-            self.failed, self.failed_room = version, env.manager._rooms[code]
+            self.failed, self.failed_room = version, env.manager.live.rooms[code]
             raise StoreError("Redis: refused by the test")
         await self.real_save(code, version, blob, log, delta)
         self.kinds["record" if delta else "full"] += 1
-        live = env.manager._rooms[code]
+        live = env.manager.live.rooms[code]
         stored = await env.store.load(code)
         assert stored is not None and stored.version == version
         assert len(stored.deltas) <= journal.JOURNAL_MOST
-        loaded = Room.from_stored(stored, env.manager._room_deps(self.game_id))
-        if comparable(loaded.core.dump(0.0)) != comparable(live.core.dump(env.clock.now())):
+        loaded = Room.from_stored(stored, env.manager.room_deps(self.game_id))
+        if comparable(dump(loaded.core, 0.0)) != comparable(dump(live.core, env.clock.now())):
             self.mismatches.append(version)
 
 
@@ -76,7 +77,7 @@ async def test_a_failed_save_between_records_rolls_back_and_play_goes_on(env: En
     assert saves.failed is not None, "no save was refused"
     assert saves.mismatches == []
     # Rolled back to the version saved, the room went on here (not dropped as stale)...
-    assert env.manager._rooms[code] is saves.failed_room
+    assert env.manager.live.rooms[code] is saves.failed_room
     # ... from the very room saved: the move log, played back, ends where the room did.
     game = registry.get("hachinin_meri")
     logged = game.dump(replay(game, await env.store.read_log(code)))

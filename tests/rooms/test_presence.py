@@ -107,7 +107,7 @@ async def test_a_covering_cpu_reads_only_its_seats_view(rum: tuple[Env, Recordin
     await env.join(code, tokens[:1], Player(plays=False))
     await env.manager.start_match(code, tokens[0])
     await env.run(2_500)
-    room = env.manager._rooms[code]  # the live room's state, to compare with
+    room = env.manager.live.rooms[code]  # the live room's state, to compare with
     covering = [s for s in policy.seen if s.seat == 1]
     assert covering, "the CPU never decided for the away seat"
     game, state = room.core.game, room.core.state

@@ -35,7 +35,7 @@ class Process:
 
     async def housekeep(self) -> None:
         """Let one housekeeping round (and the relay sweep it starts) run."""
-        await self.clock.advance(self.manager.lease_ms / 3 + 1)
+        await self.clock.advance(self.manager.live.lease_ms / 3 + 1)
         await self.manager.settled()
 
 
@@ -398,7 +398,7 @@ async def test_housekeeping_hands_b_a_room_all_of_whose_links_come_from_b(
     pair: tuple[Process, Process],
 ) -> None:
     a, b = pair
-    period = a.manager.lease_ms / 3
+    period = a.manager.live.lease_ms / 3
     # The room arrives half a housekeeping period before A's first housekeeping.
     await a.clock.advance(period / 2)
     code, tokens = await humans_room(a, b)
@@ -483,7 +483,7 @@ async def test_an_attach_asks_a_bounded_number_of_times_then_relays(
     async def lose_the_race(*args: Any) -> RemoteAttachment | None:
         linked = await ask(*args)
         if linked is None:
-            await grabbers.pop(0).manager._room(code)
+            await grabbers.pop(0).manager.live.room(code)
         return linked
 
     monkeypatch.setattr(b.manager.relay, "attach", lose_the_race)

@@ -67,7 +67,7 @@ async def test_a_room_nobody_is_attached_to_is_unloaded_and_loads_again(env: Env
     code, tokens = await env.usunoro(humans=1, seed=1)
     player = await env.join(code, tokens)
     player.att.detach()
-    await env.run(env.manager.unload_after_ms + env.manager.lease_ms)
+    await env.run(env.manager.live.unload_after_ms + env.manager.live.lease_ms)
     assert env.manager.live_codes() == []
     await env.join(code, tokens)
     assert env.manager.live_codes() == [code]

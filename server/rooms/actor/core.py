@@ -1,10 +1,10 @@
 """A room's state machine, without asyncio: seats, the match, game time, CPU plans.
 
 The actor in `room.py` feeds it inputs with the current wall time (ms) and saves what
-`dump()` returns. Game time runs only while the actor says the room runs
+`dumps.dump` makes of it. Game time runs only while the actor says the room runs
 (`set_running`); CPU decisions are kept as due game times, so a dump carries the exact
 remaining waits. Every engine input is appended to `log` (drained by the actor into the
-store's move log), which `replay.py` can play back; so are a match's start (with its
+store's move log), which `history/replay.py` can play back; so are a match's start (with its
 number and seats) and its end (with the outcome), which the room's history reads.
 
 A room plays matches one after another: once a match is over, the host's start begins
@@ -374,62 +374,6 @@ class RoomCore:
         if decision is None:
             return Pending(None, None, legal)
         return Pending(decision.action, t + max(0, int(decision.delay_ms)), legal)
-
-    # -- persistence ------------------------------------------------------------------
-    def dump(self, wall: float, *, packing: bool = False) -> dict[str, Any]:
-        """The whole room as plain data (game time banked up to `wall`). `packing`: it
-        is packed at once, so the game's state may be shared (`Game.packable`)."""
-        return {**self.dump_fixed(), **self.dump_moving(wall, packing=packing)}
-
-    def dump_fixed(self) -> dict[str, Any]:
-        """The part of `dump` read from the settings and seats alone: it changes only
-        when one of them does (`Watched`), so a save may keep it packed."""
-        return {"settings": self.settings.dump(), "seats": [s.dump() for s in self.seats]}
-
-    def dump_moving(self, wall: float, *, packing: bool = False) -> dict[str, Any]:
-        """The rest of `dump`: what a move or a timer may change."""
-        state = self.state
-        if state is not None:
-            state = self.game.packable(state) if packing else self.game.dump(state)
-        return {
-            "version": self.version,
-            "status": self.status,
-            "match": self.match,
-            "state": state,
-            "paused": self.paused,
-            "game_ms": self.now(wall),
-            # Game time unbanked, for replaying a journal over this dump (journal.py).
-            "clock": [self.game_ms, self.run_since],
-            "cpu": [[s, p.action, p.due] for s, p in sorted(self.pending.items())],
-            "rngs": list(self.rngs),
-            "seqs": [[s, v[0], v[1]] for s, v in sorted(self.seqs.items())],
-            "created": self.created,
-            "last_move": self.last_move,
-            "log_lengths": list(self.log_lengths),
-            "talk": self.talk.dump(),
-        }
-
-    @classmethod
-    def load(cls, data: dict[str, Any], version: int, game: Game, policy: Policy) -> RoomCore:
-        """The room `dump` produced, stopped (its clock starts when the actor says so)."""
-        core = cls(
-            RoomSettings(**data["settings"]), [Seat.load(s) for s in data["seats"]], game, policy
-        )
-        core.version = version
-        core.status = data["status"]
-        core.match = data.get("match", 1)  # saves from before "play again" had one match
-        core.state = None if data["state"] is None else game.load(data["state"])
-        core.paused = data["paused"]
-        core.game_ms = float(data["game_ms"])
-        core.rngs = list(data["rngs"])
-        core.seqs = {s: [seq, result] for s, seq, result in data["seqs"]}
-        core.created = data["created"]
-        core.last_move = data["last_move"]
-        core.log_lengths = list(data.get("log_lengths", ()))  # untracked before history
-        core.talk = TalkRules.load(data.get("talk"), core.seats)
-        for s, action, due in data["cpu"]:
-            core.pending[s] = Pending(action, due, game.actions(core.state, s))
-        return core
 
     def summary(self) -> dict[str, Any]:
         """Public facts: game, name, status, match number, seats, host; nothing secret."""

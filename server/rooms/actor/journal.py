@@ -20,6 +20,7 @@ from typing import Any
 
 from server.bots.contract import Policy
 from server.games.contract import Game
+from server.rooms.actor import dumps
 from server.rooms.actor.core import RoomCore
 from server.rooms.seats.seat import Watched
 from server.store import codec
@@ -52,9 +53,9 @@ def restore(
     blob: bytes, records: tuple[bytes, ...], version: int, game: Game, policy: Policy
 ) -> RoomCore:
     """The room at `version` that a full save and the records saved after it make,
-    stopped (as `RoomCore.load` leaves it)."""
+    stopped (as `dumps.load` leaves it)."""
     data = codec.unpack(blob)
-    core = RoomCore.load(data, version, game, policy)
+    core = dumps.load(data, version, game, policy)
     if not records:
         return core
     core.game_ms, core.run_since = data["clock"]
@@ -82,13 +83,13 @@ def restore(
 
 def latest(stored: StoredRoom, deps_of: Callable[[str], tuple[Game, Policy]]) -> dict[str, Any]:
     """The room as its full save and the records after it make it, as plain data
-    (`RoomCore.dump`), without running it; `deps_of(game_id)` gives its game and policy."""
+    (`dumps.dump`), without running it; `deps_of(game_id)` gives its game and policy."""
     data = codec.unpack(stored.blob)
     if not stored.deltas:
         return data
     game, policy = deps_of(data["settings"]["game_id"])
     # Restored game time is stopped (banked at the last record), so the wall is moot.
-    return restore(stored.blob, stored.deltas, stored.version, game, policy).dump(0.0)
+    return dumps.dump(restore(stored.blob, stored.deltas, stored.version, game, policy), 0.0)
 
 
 class Journal:
@@ -115,12 +116,12 @@ class Journal:
         (a third of it, and more of the memory a save reads) packed only after a change.
         """
         fixed = self._packed_fixed(core)
-        return codec.pack_map(core.dump_moving(wall, packing=True), fixed, 2)
+        return codec.pack_map(dumps.dump_moving(core, wall, packing=True), fixed, 2)
 
     def _packed_fixed(self, core: RoomCore) -> bytes:
         """The settings and seats packed, again only after a change to some room's."""
         if self._fixed_at != Watched.changes:
-            self._fixed = codec.pack_entries(core.dump_fixed())
+            self._fixed = codec.pack_entries(dumps.dump_fixed(core))
             self._fixed_at = Watched.changes
         return self._fixed
 

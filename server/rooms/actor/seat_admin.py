@@ -1,14 +1,18 @@
-"""What players and the host do with seats besides playing: leave, take a seat back
-from the CPU, rename, and the host's re-issue of a seat link and hand-over to a CPU.
+"""What players and the host do with seats besides playing: take a seat, start the
+match, leave, take a seat back from the CPU, rename, and the host's re-issue of a seat
+link and hand-over to a CPU.
 
-Each function changes a `RoomCore` (the room actor saves and announces) and raises
-RoomError on refusal, changing nothing. Tokens arrive as digests, but for a re-issue's
-new one (kept in memory a few seconds, never saved, to answer a double click alike).
+Each function changes a `RoomCore` and raises RoomError on refusal, changing nothing;
+`SeatAdmin` takes these inputs for a live room, marking what to save and announce.
+Tokens arrive as digests, but for a re-issue's new one (kept in memory a few seconds,
+never saved, to answer a double click alike).
 """
 
 from __future__ import annotations
 
+from server.rooms.actor.clients import Clients
 from server.rooms.actor.core import RoomCore
+from server.rooms.actor.state import RoomState
 from server.rooms.errors import RoomError
 from server.rooms.seats.names import clean_name
 from server.rooms.seats.seat import Seat, hash_token
@@ -100,3 +104,62 @@ def hand_to_cpu(core: RoomCore, host_hash: str, seat: object, wall: float) -> in
     if core.set_covered(target, True, wall):
         core.events.append({"type": "seat_handed", "seat": target})
     return target
+
+
+class SeatAdmin:
+    """A live room's seat inputs: each changes the core and marks the room."""
+
+    def __init__(self, room: RoomState, clients: Clients) -> None:
+        self.room = room
+        self.clients = clients
+
+    def take_seat(self, now: float, seat: int | None, name: str, token_hash: str) -> int:
+        """Someone takes an open seat (None: the first open one)."""
+        room = self.room
+        taken = room.core.take_seat(seat, name, token_hash)
+        room.presence.away_since[taken] = now
+        room.dirty = room.announce = room.listing = True
+        return taken
+
+    def start(self, now: float, token_hash: str) -> None:
+        """The host starts the match."""
+        room = self.room
+        room.core.start(token_hash, now)
+        room.dirty = room.announce = room.listing = True
+
+    def leave(self, now: float, token_hash: str) -> int:
+        """The holder leaves (see `leave`); their connections are closed."""
+        room = self.room
+        seat = leave(room.core, token_hash, now)
+        room.presence.away_since.pop(seat, None)
+        self.clients.revoke(seat, "seat_left")
+        room.dirty = room.announce = room.listing = True
+        return seat
+
+    def take_back(self, now: float, token_hash: str) -> int:
+        """The holder plays their seat again."""
+        seat = take_back(self.room.core, token_hash, now)
+        self.room.dirty = self.room.announce = True
+        return seat
+
+    def rename(self, now: float, token_hash: str, name: str) -> int:
+        """The holder's seat gets a new name."""
+        room = self.room
+        seat = rename(room.core, token_hash, name)
+        room.dirty = room.announce = room.listing = True
+        return seat
+
+    def reissue(self, now: float, host_hash: str, seat: int, token: str) -> str:
+        """The host gives a seat a new token (or, again at once, the same: see `reissue`);
+        connections on the old one are closed."""
+        target, token, changed = reissue(self.room.core, host_hash, seat, token, now)
+        if changed:
+            self.clients.revoke(target, "seat_reissued")
+            self.room.dirty = self.room.announce = True
+        return token
+
+    def hand_to_cpu(self, now: float, host_hash: str, seat: int) -> int:
+        """The host has a CPU play a seat now."""
+        target = hand_to_cpu(self.room.core, host_hash, seat, now)
+        self.room.dirty = self.room.announce = True
+        return target

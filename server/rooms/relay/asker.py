@@ -30,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.games.contract import Action
-from server.rooms.actor.attachment import Listener
+from server.rooms.actor.state import Listener
 from server.rooms.errors import RoomError
 from server.rooms.relay.wire import MOVED, Send
 

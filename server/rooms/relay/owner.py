@@ -24,8 +24,8 @@ from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any, Literal
 
-from server.rooms.actor.attachment import Attachment
 from server.rooms.actor.room import Room
+from server.rooms.actor.state import Attachment
 from server.rooms.errors import RoomError
 from server.rooms.relay.wire import MOVED, Send
 from server.store.store import StoreError

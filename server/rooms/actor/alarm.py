@@ -1,0 +1,68 @@
+"""A live room's one wake-up timer: set to the earliest thing the room waits for (a rule
+timer or CPU move due in game time, presence's gate and cover times, a save's retry);
+when it fires, the room gets a "tick" input.
+"""
+
+from __future__ import annotations
+
+from server.rooms.actor.clock import TimerHandle
+from server.rooms.actor.state import RoomState
+
+# A timer that fires this close before the room's wake counts as on time (loop timers
+# round to the millisecond).
+TIMER_SLACK_MS = 1.0
+
+
+class Alarm:
+    """The room's wake-up: when it next wants to look, and the clock's timer for it."""
+
+    def __init__(self, room: RoomState) -> None:
+        self.room = room
+        self._timer: TimerHandle | None = None
+        self._timer_at = 0.0  # when the timer fires (it may be before `_wake_at`)
+        self._wake_at: float | None = None  # when the room next wants to look
+
+    def schedule(self) -> None:
+        """Set the one wake-up timer to the earliest thing the room waits for."""
+        room = self.room
+        core = room.core
+        wakes = []
+        if core.run_since is not None:
+            due = core.next_due()
+            if due is not None:
+                wakes.append(core.run_since + (due - core.game_ms))
+        wakes.extend(room.presence.wakes(core))
+        if room.retry_at is not None:
+            wakes.append(room.retry_at)
+        wake: float | None = None
+        for at in wakes:  # not min(): a generic call with a tuple in compiled code
+            if wake is None or at < wake:
+                wake = at
+        self._wake_at = wake
+        if wake is not None and self._timer is not None and self._timer_at <= wake:
+            # Most moves put the next wake later (a rule timer restarts): the timer set
+            # for the earlier one stays and, firing early, sets the next (`_ring`). One
+            # timer per wake-up instead of a cancel and a new timer at every move.
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if wake is not None:
+            self._timer, self._timer_at = room.clock.call_at(wake, self._ring), wake
+
+    def cancel(self) -> None:
+        """No more wake-ups (the room stops)."""
+        if self._timer is not None:
+            self._timer.cancel()
+
+    def _ring(self) -> None:
+        wake, self._timer = self._wake_at, None
+        if wake is None:
+            return  # nothing to wake for any more (the timer outlived its wake)
+        room = self.room
+        if wake - room.clock.now() > TIMER_SLACK_MS:  # early: the wake moved later
+            self._timer, self._timer_at = room.clock.call_at(wake, self._ring), wake
+            return
+        self._wake_at = None
+        room.retry_at = None
+        room.post("tick")

@@ -1,0 +1,281 @@
+"""The rooms this process runs: loaded under a lease, kept while the lease is renewed,
+unloaded when idle or lost, and handed over to the process their clients use.
+
+A room runs in one process at a time: the holder of its lease in the store (DESIGN.md
+"Scaling past one machine"). `LiveRooms.room` loads a room on demand when this process
+can take the lease. Housekeeping, every third of a lease, renews the leases, drops the
+rooms whose lease was lost and those idle for `unload_after_ms`, and, with a relay,
+hands a room whose every attachment is a link from one other process to that process.
+
+A relayed room moves to where its clients are (a relayed move costs more CPU than a
+local one). At attach, a process running a room that nothing there needs (no attachment,
+none attaching) hands it to the asker, which loads it and attaches locally (`hand_over`).
+A room with nobody attached stays where it is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import Counter
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from server.rooms.actor.clock import Clock, TimerHandle
+from server.rooms.actor.room import Room, summary_of_blob
+from server.rooms.errors import RoomError
+from server.rooms.relay.endpoint import Handed, Relay
+from server.rooms.seats.seat import normalize_code
+from server.store.store import Store, StoreError
+
+log = logging.getLogger(__name__)
+
+LEASE_MS = 30_000
+UNLOAD_AFTER_MS = 5 * 60_000
+
+
+class LiveRooms:
+    """The live rooms of this process, their leases, and the work kept in the background.
+
+    `room_deps(game_id)` gives what a `Room` of that game is made with (the manager's);
+    `relay` (None: no bus) is set once the manager has made it.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        instance_id: str,
+        room_deps: Callable[[str], dict[str, Any]],
+        lease_ms: int = LEASE_MS,
+        unload_after_ms: int = UNLOAD_AFTER_MS,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.instance_id = instance_id
+        self.lease_ms = lease_ms
+        self.unload_after_ms = unload_after_ms
+        self.relay: Relay | None = None
+        self._room_deps = room_deps
+        self.rooms: dict[str, Room] = {}
+        self._loading: dict[str, asyncio.Future[Room]] = {}
+        # Rooms being stopped here: loading them again waits until they are.
+        self._leaving: dict[str, asyncio.Event] = {}
+        self.attaching: Counter[str] = Counter()  # local attaches under way, by room
+        self._arrived: dict[str, float] = {}  # when each live room started running here
+        self._housekeeping: TimerHandle | None = None
+        self._background: set[asyncio.Task[None]] = set()
+        self.closed = False
+        # Counters of rooms already unloaded, so the manager's stats never go down.
+        self._retired = {"moves": 0.0, "saves": 0.0, "save_seconds": 0.0}
+
+    # -- life cycle --------------------------------------------------------------------
+    def start(self) -> None:
+        """Start housekeeping."""
+        self._schedule_housekeeping()
+
+    async def aclose(self) -> None:
+        """Finish background work, stop every room and give up its lease."""
+        self.closed = True
+        if self._housekeeping is not None:
+            self._housekeeping.cancel()
+        while self._background:
+            await asyncio.gather(*self._background)
+        for code in list(self.rooms):
+            await self.unload(code, "server_shutdown")
+
+    async def settled(self) -> None:
+        """Wait until background work and every live room's queued inputs are done."""
+        while self._background:
+            await asyncio.gather(*self._background)
+        for room in list(self.rooms.values()):
+            await room.settled()
+
+    def stats(self) -> dict[str, float]:
+        """Live rooms, attachments, and moves, saves and save time of every room run here."""
+        rooms = list(self.rooms.values())
+        retired = self._retired
+        return {
+            "rooms_live": len(rooms),
+            "attachments": sum(len(r.attachments) for r in rooms),
+            "moves": sum(r.moves for r in rooms) + retired["moves"],
+            "saves": sum(r.saves for r in rooms) + retired["saves"],
+            "save_seconds": sum(r.save_seconds for r in rooms) + retired["save_seconds"],
+        }
+
+    # -- loading and unloading ---------------------------------------------------------
+    def run(self, code: str, room: Room) -> None:
+        """Start running a room this process holds the lease of (new or loaded)."""
+        self.rooms[code] = room
+        self._arrived[code] = self.clock.now()
+        room.start()
+
+    async def room(self, code: str) -> Room:
+        """The live room, loading it from the store if needed (never another process's)."""
+        if self.closed:
+            raise RoomError("server_shutdown", "the server is shutting down")
+        code = normalize_code(code)
+        while True:
+            room = self.rooms.get(code)
+            if room is not None:
+                return room
+            loading = self._loading.get(code)
+            if loading is not None:
+                return await asyncio.shield(loading)
+            leaving = self._leaving.get(code)
+            if leaving is None:
+                break
+            await leaving.wait()  # its last save first; then see who runs it
+        future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
+        self._loading[code] = future
+        try:
+            room = await self._load(code)
+            future.set_result(room)
+            return room
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # marked retrieved: waiters re-raise it themselves
+            raise
+        finally:
+            del self._loading[code]
+
+    async def _load(self, code: str) -> Room:
+        if not await self.store.acquire_lease(code, self.instance_id, self.lease_ms):
+            raise RoomError("room_elsewhere", f"room {code} is run by another server")
+        stored = await self.store.load(code)
+        if stored is None:
+            await self.store.release_lease(code, self.instance_id)
+            raise RoomError("room_not_found", f"no room {code}")
+        deps = self._room_deps(summary_of_blob(stored.blob, 0)["game"])
+        room = Room.from_stored(stored, deps)
+        room.chat.extend(await self.store.chat(code))
+        # The first room of a game loads its modules (a second or so on a busy machine):
+        # take the lease afresh, so it cannot lapse before housekeeping first renews it.
+        if not await self.store.acquire_lease(code, self.instance_id, self.lease_ms):
+            raise RoomError("room_elsewhere", f"room {code} is run by another server")
+        self.run(code, room)
+        return room
+
+    def on_lost(self, room: Room) -> None:
+        """A room found it was taken over (stale save): drop it without saving."""
+        if self.rooms.get(room.code) is room:
+            self.spawn(self.unload(room.code, "room_moved"))
+
+    async def unload(self, code: str, reason: str, release: bool | None = None) -> None:
+        """Stop running a room here; give up its lease unless it was taken (`release`)."""
+        room = self.rooms.pop(code, None)
+        if room is None:
+            return
+        del self._arrived[code]
+        self._leaving[code] = leaving = asyncio.Event()
+        try:
+            await room.stop(reason)
+            self._retired["moves"] += room.moves
+            self._retired["saves"] += room.saves
+            self._retired["save_seconds"] += room.save_seconds
+            if release is None:
+                release = reason != "room_moved"
+            if release:
+                await self.store.release_lease(code, self.instance_id)
+        finally:
+            del self._leaving[code]
+            leaving.set()
+
+    # -- handover --------------------------------------------------------------------------
+    async def hand_over(self, code: str, asker: str) -> Handed:
+        """Stop running `code` here for `asker` to run it, if nothing here needs it.
+
+        The relay calls it when `asker` asks to attach: "given" if the room had no
+        attachment and no other attach under way (so it stopped, every change saved, and
+        its lease is free), "gone" if it was stopping anyway, None to serve a link.
+        """
+        leaving = self._leaving.get(code)
+        if leaving is not None:
+            await leaving.wait()
+            return "gone"
+        room = self.rooms.get(code)
+        assert self.relay is not None
+        if (
+            room is None
+            or room.attachments
+            or self.attaching[code]
+            or self.relay.attaching(code) > 1
+        ):
+            return None
+        # No await between the checks and the stop: no attach can slip in before it.
+        await self.unload(code, "room_moved", release=True)
+        return "given"
+
+    def take(self, code: str) -> None:
+        """A room was handed to this process: load it now, for its clients reconnecting."""
+        if not self.closed:
+            self.spawn(self._take_room(code))
+
+    async def _take_room(self, code: str) -> None:
+        # Someone else may run it by now (or it ended): its clients find it there.
+        with contextlib.suppress(RoomError):
+            await self.room(code)
+
+    async def _hand_over_linked(self, now: float) -> None:
+        """Hand each room whose every attachment is a link from one process to it."""
+        assert self.relay is not None
+        period = self.lease_ms / 3
+        for code, (askers, links) in self.relay.links_by_room().items():
+            room = self.rooms.get(code)
+            if (
+                room is None
+                or len(askers) != 1
+                or links != len(room.attachments)  # some attachment is local (or leaving)
+                or now - self._arrived[code] < period  # just arrived: no ping-pong
+                or self.attaching[code]
+                or self.relay.attaching(code)
+            ):
+                continue
+            # Detaching the links first banks the game time in a last save.
+            self.relay.close_served(code)
+            await self.unload(code, "room_moved", release=True)
+            self.relay.hand_to(askers.pop(), code)
+
+    # -- housekeeping ------------------------------------------------------------------
+    def _schedule_housekeeping(self) -> None:
+        if self.closed:
+            return
+        self._housekeeping = self.clock.call_at(self.clock.now() + self.lease_ms / 3, self._wake)
+
+    def _wake(self) -> None:
+        self.spawn(self._housekeep())
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run background work, kept until done so `settled`/`aclose` can wait for it."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(_log_failure)
+
+    async def _housekeep(self) -> None:
+        """Renew leases, drop lost and idle rooms, hand relayed ones over, check links."""
+        try:
+            codes = sorted(self.rooms)
+            if codes:
+                lost = await self.store.renew_leases(codes, self.instance_id, self.lease_ms)
+                for code in lost:
+                    await self.unload(code, "room_moved")
+            now = self.clock.now()
+            for code, room in list(self.rooms.items()):
+                if room.idle_since is not None and now - room.idle_since >= self.unload_after_ms:
+                    await self.unload(code, "idle")
+            if self.relay is not None:
+                await self._hand_over_linked(now)
+                # Apart, so an owner slow to answer never delays the lease renewals.
+                self.spawn(self.relay.sweep())
+        except StoreError as exc:  # an outage: the next round tries again
+            log.warning("housekeeping: the store failed (%s)", exc)
+        finally:
+            self._schedule_housekeeping()
+
+
+def _log_failure(task: asyncio.Task[None]) -> None:
+    """Log a background task's failure (a store outage, mostly) instead of losing it."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.warning("background work failed: %r", exc)
