@@ -1,7 +1,8 @@
 """The rooms layer: rooms that run matches, the seats and people in them, and their history.
 
-Sub-packages, lowest first; a module imports only from its own package, the ones
-listed before it, `errors.py`, and the layers below (bots, games, store), never web:
+Sub-packages, lowest first; a module imports only from its own package, the ones below
+it (history and the actor side by side: neither imports the other), `errors.py`, and the
+layers below (bots, games, store), never web:
 
 - `seats/`: seats, room codes and tokens, display names, table-talk rules, "your rooms".
 - `history/`: finished matches read from the move log, replays, the match file, the
@@ -10,6 +11,8 @@ listed before it, `errors.py`, and the layers below (bots, games, store), never 
   views, presence and cover, its clock and the attachments it publishes to.
 - `relay/`: reaching a room another server process runs, over the store's bus.
 
-`manager.py` sits on top: it loads rooms, holds their leases, hands them over, and is
-what the web layer calls.
+On top, directly here: `manager.py`, what the web layer calls; `live.py`, the rooms this
+process runs (loading, leases, housekeeping, handover); `lobby.py`, a new room's checked
+settings; `errors.py`, the RoomError every part raises. tests/test_layers.py holds every
+module to these rules.
 """
