@@ -88,6 +88,20 @@ class NodeFilter(logging.Filter):
         return True
 
 
+def room_event(
+    logger: logging.Logger,
+    room: str,
+    event: str,
+    message: str,
+    *args: object,
+    seat: int | None = None,
+) -> None:
+    """Log one event of a room's life at INFO (created, started, over, closed, handed
+    over, taken over, covered, seat re-issued) with the room code, the event's name and
+    the seat where there is one as context."""
+    logger.info(message, *args, extra={"room": room, "event": event, "seat": seat})
+
+
 FORMATTERS: dict[str, type[logging.Formatter]] = {"text": TextFormatter, "json": JsonFormatter}
 
 

@@ -18,10 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from server.logs import room_event
 from server.rooms.actor.clock import Clock, TimerHandle
 from server.rooms.actor.room import Room, summary_of_blob
 from server.rooms.errors import RoomError
@@ -33,6 +35,13 @@ log = logging.getLogger(__name__)
 
 LEASE_MS = 30_000
 UNLOAD_AFTER_MS = 5 * 60_000
+# Why a room stopped running here, as the log says it (`unload`'s reasons).
+STOPPED = {
+    "server_shutdown": "the server is stopping; saved, lease given up",
+    "idle": "idle; saved, lease given up",
+    "room_moved": "another process took it over",
+    "unloaded": "unloaded; saved, lease given up",
+}
 
 
 class LiveRooms:
@@ -84,6 +93,16 @@ class LiveRooms:
             await asyncio.gather(*self._background)
         for code in list(self.rooms):
             await self.unload(code, "server_shutdown")
+
+    async def drain(self) -> int:
+        """Stop running rooms here, for the process to stop without a gap: load no more,
+        and stop every live room (each saved, its lease given up, its clients told
+        server_shutdown so they reconnect, to another process that loads it at once).
+        Returns how many rooms were stopped; `aclose` does the rest."""
+        self.closed = True
+        codes = list(self.rooms)
+        await asyncio.gather(*(self.unload(code, "server_shutdown") for code in codes))
+        return len(codes)
 
     async def settled(self) -> None:
         """Wait until background work and every live room's queued inputs are done."""
@@ -141,6 +160,7 @@ class LiveRooms:
             del self._loading[code]
 
     async def _load(self, code: str) -> Room:
+        began = time.monotonic()
         if not await self.store.acquire_lease(code, self.instance_id, self.lease_ms):
             raise RoomError("room_elsewhere", f"room {code} is run by another server")
         stored = await self.store.load(code)
@@ -155,6 +175,15 @@ class LiveRooms:
         if not await self.store.acquire_lease(code, self.instance_id, self.lease_ms):
             raise RoomError("room_elsewhere", f"room {code} is run by another server")
         self.run(code, room)
+        room_event(
+            log,
+            code,
+            "taken_over",
+            "room %s taken over from its last save (version %d) in %.3f s",
+            code,
+            stored.version,
+            time.monotonic() - began,
+        )
         return room
 
     def on_lost(self, room: Room) -> None:
@@ -163,7 +192,10 @@ class LiveRooms:
             self.spawn(self.unload(room.code, "room_moved"))
 
     async def unload(self, code: str, reason: str, release: bool | None = None) -> None:
-        """Stop running a room here; give up its lease unless it was taken (`release`)."""
+        """Stop running a room here; give up its lease unless it was taken (`release`).
+
+        The lease is free before the room's clients are told: reconnecting at once, they
+        find another process able to load it."""
         room = self.rooms.pop(code, None)
         if room is None:
             return
@@ -178,7 +210,13 @@ class LiveRooms:
                 release = reason != "room_moved"
             if release:
                 await self.store.release_lease(code, self.instance_id)
+            if reason == "room_moved" and release:
+                room_event(log, code, "handed_over", "room %s handed over", code)
+            else:
+                why = STOPPED.get(reason, reason)
+                room_event(log, code, "closed", "room %s stopped here (%s)", code, why)
         finally:
+            room.tell_stopped(reason)
             del self._leaving[code]
             leaving.set()
 

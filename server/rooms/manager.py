@@ -26,6 +26,7 @@ Typical use by the web layer::
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Any
 
@@ -33,6 +34,7 @@ from server.bots.contract import Policy
 from server.bots.registry import policy_for
 from server.games import registry
 from server.games.contract import Game
+from server.logs import room_event
 from server.rooms.actor import dumps, journal
 from server.rooms.actor.clock import Clock
 from server.rooms.actor.room import Room, summary_of_blob
@@ -46,6 +48,8 @@ from server.rooms.seats.seat import hash_token, new_code, new_token, normalize_c
 from server.rooms.seats.your_rooms import MAX_ENTRIES, seat_status
 from server.store.bus import Bus
 from server.store.store import RoomExists, Store
+
+log = logging.getLogger(__name__)
 
 __all__ = ["LEASE_MS", "Attached", "Attachment", "Listener", "RemoteAttachment", "RoomManager"]
 
@@ -105,6 +109,12 @@ class RoomManager:
             await self.relay.start()
         self.live.start()
 
+    async def drain(self) -> int:
+        """Before stopping: create and load no more rooms, and stop every room run here
+        (saved, lease given up, clients told to reconnect), so other processes on the
+        same store serve them at once. Returns how many rooms it stopped."""
+        return await self.live.drain()
+
     async def aclose(self) -> None:
         """Finish queued inputs, stop every room and give up its lease."""
         await self.live.aclose()
@@ -135,6 +145,8 @@ class RoomManager:
         `spectators` False refuses connections without a seat token (no_spectators).
         `seed` fixes the deal (tests); by default it is random.
         """
+        if self.live.closed:
+            raise RoomError("server_shutdown", "this server is stopping; create the room again")
         token = new_token()
         settings, seat_list, host = new_room(
             game_id,
@@ -159,6 +171,7 @@ class RoomManager:
                 continue
             await self.store.acquire_lease(code, self.instance_id, self.live.lease_ms)
             self.live.run(code, room)
+            room_event(log, code, "created", "room %s created (%s)", code, game_id)
             await room.saver.publish_listing()
             return code, host, token
         raise RoomError("busy", "could not find a free room code")

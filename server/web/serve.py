@@ -6,6 +6,7 @@ import contextlib
 import logging
 import logging.config
 import socket
+import time
 
 import uvicorn
 from starlette.applications import Starlette
@@ -23,7 +24,15 @@ log = logging.getLogger("zashiki")
 
 
 class GoodbyeServer(uvicorn.Server):
-    """uvicorn's server, telling websocket clients why before it closes their sockets."""
+    """uvicorn's server, draining the rooms before it closes the clients' sockets.
+
+    On SIGTERM (or Ctrl-C) the process turns not ready (/readyz answers 503), stops
+    accepting connections (a proxy sends new ones to the other processes), and stops
+    every room it runs: each is saved, its lease given up, and its clients are told to
+    reconnect ("closed" with server_shutdown, then close code 1012), so another process
+    on the same store serves them at once. Then every other websocket gets the same
+    goodbye, and uvicorn's own shutdown (the lifespan closes the manager and the store).
+    """
 
     def __init__(self, config: uvicorn.Config, app: Starlette) -> None:
         super().__init__(config)
@@ -32,6 +41,17 @@ class GoodbyeServer(uvicorn.Server):
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         services = getattr(self.app.state, "services", None)
         if services is not None:
+            services.draining = True
+            for server in self.servers:
+                server.close()
+            began = time.monotonic()
+            rooms = await services.manager.drain()
+            log.info(
+                "drained: %d rooms stopped here (saved, leases given up) in %.3f s",
+                rooms,
+                time.monotonic() - began,
+                extra={"event": "drained"},
+            )
             await services.say_goodbye()
         await super().shutdown(sockets)
 

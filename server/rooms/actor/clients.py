@@ -5,8 +5,13 @@ the shown gate, whether game time runs: presence.py's rules).
 
 from __future__ import annotations
 
+import logging
+
+from server.logs import room_event
 from server.rooms.actor.state import Attachment, Listener, RoomState, deliver
 from server.rooms.errors import RoomError
+
+log = logging.getLogger(__name__)
 
 
 class Clients:
@@ -80,5 +85,17 @@ class Clients:
             room.journal.steps.append([now, not running])
         if changed:
             room.dirty = room.announce = True
+            covered = room.presence.covered
+            while covered:
+                seat = covered.pop()
+                room_event(
+                    log,
+                    room.code,
+                    "covered",
+                    "room %s: a CPU covers seat %d (away too long)",
+                    room.code,
+                    seat,
+                    seat=seat,
+                )
         if stopped:
             room.dirty = True  # bank the game time in the save

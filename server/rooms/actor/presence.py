@@ -34,6 +34,8 @@ class Presence:
 
     def __init__(self) -> None:
         self.away_since: dict[int, float] = {}
+        # Seats a CPU began to cover in `update`, for the room's log (which empties it).
+        self.covered: list[int] = []
         self.gate_version: int | None = None
         self.gate_since = 0.0
         self.could_run = False
@@ -108,6 +110,7 @@ class Presence:
                 due = cover is not None and core.status == "playing" and now - since >= cover
                 if due and core.set_covered(i, True, now):
                     changed = True
+                    self.covered.append(i)
         could_run = core.status == "playing" and not core.paused and bool(watchers)
         if core.gate_wanted or (could_run and not self.could_run):
             core.gate_wanted = False

@@ -7,10 +7,14 @@ frame encoder's packed copy stays good, and patches leave them out).
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from server.logs import room_event
 from server.rooms.actor import view_messages
 from server.rooms.actor.state import RoomState, deliver
+
+log = logging.getLogger(__name__)
 
 
 class Publisher:
@@ -21,11 +25,15 @@ class Publisher:
         self.publishes = 0  # publishes sent (an attachment's `published` counts these)
         self._seats: list[dict[str, Any]] = []  # the seats the last publish showed
         self._seats_worked: list[dict[str, Any]] | None = None  # presence's, that time
+        self._status = room.core.status  # the status the last publish showed
 
     def publish(self) -> None:
         """Send every attachment its view message (with its ack, if it moved)."""
         room = self.room
         core = room.core
+        if core.status != self._status:  # a publish follows a save: the change is kept
+            self._status = core.status
+            self._log_status()
         events, core.events = core.events, []
         now = room.clock.now()
         # Unchanged seats (the usual case) go as the previous publish's very object: the
@@ -64,3 +72,12 @@ class Publisher:
                 message = whole[att.seats]
             att.published = self.publishes
             deliver(att, message if ack is None else {**message, "ack": ack})
+
+    def _log_status(self) -> None:
+        """The log line for a match that started or ended (with this publish's save)."""
+        core = self.room.core
+        code = self.room.code
+        if core.status == "playing":
+            room_event(log, code, "started", "room %s: match %d started", code, core.match)
+        elif core.status == "over":
+            room_event(log, code, "over", "room %s: match %d over", code, core.match)

@@ -119,7 +119,8 @@ class Room(RoomState):
         await self.queue.join()
 
     async def stop(self, reason: str) -> None:
-        """Handle what is queued, stop handling inputs, and tell every attachment why."""
+        """Handle what is queued and stop handling inputs; `tell_stopped` then tells
+        every attachment (the caller gives up the lease first)."""
         halted = self._halted
         if halted is not None and not halted.done():
             self.queue.put(("stop", (), None))
@@ -133,6 +134,9 @@ class Room(RoomState):
             if future is not None and not future.done():
                 future.set_exception(RoomError(code, "the room stopped on this server; reconnect"))
         self.alarm.cancel()
+
+    def tell_stopped(self, reason: str) -> None:
+        """Tell every attachment the room stopped here, and why ({"t": "closed"})."""
         message = {"t": "closed", "code": reason, "message": "the room stopped on this server"}
         for att in self.attachments:
             deliver(att, message)

@@ -10,6 +10,9 @@ never saved, to answer a double click alike).
 
 from __future__ import annotations
 
+import logging
+
+from server.logs import room_event
 from server.rooms.actor.clients import Clients
 from server.rooms.actor.core import RoomCore
 from server.rooms.actor.state import RoomState
@@ -19,6 +22,8 @@ from server.rooms.seats.seat import Seat, hash_token
 
 # Milliseconds after a re-issue in which another of the same seat answers the same token.
 REISSUE_AGAIN_MS = 3000
+
+log = logging.getLogger(__name__)
 
 
 def holder(core: RoomCore, token_hash: str) -> int:
@@ -156,10 +161,24 @@ class SeatAdmin:
         if changed:
             self.clients.revoke(target, "seat_reissued")
             self.room.dirty = self.room.announce = True
+            code = self.room.code
+            room_event(
+                log, code, "seat_reissued", "room %s: seat %d re-issued", code, target, seat=target
+            )
         return token
 
     def hand_to_cpu(self, now: float, host_hash: str, seat: int) -> int:
         """The host has a CPU play a seat now."""
         target = hand_to_cpu(self.room.core, host_hash, seat, now)
         self.room.dirty = self.room.announce = True
+        code = self.room.code
+        room_event(
+            log,
+            code,
+            "covered",
+            "room %s: a CPU covers seat %d (the host asked)",
+            code,
+            target,
+            seat=target,
+        )
         return target
