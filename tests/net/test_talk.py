@@ -78,6 +78,34 @@ async def test_a_spectator_gets_the_history_and_markup_stays_text(
     await watcher.close()
 
 
+async def test_chat_is_cleaned_as_names_are_and_an_invisible_message_is_refused(
+    server: ServerProcess, client: Client
+) -> None:
+    host = await client.create_room("usunoro", seats=["host", "open", "cpu", "cpu"])
+    ws, _ = await hello(server.port, host.code, [host.token])
+    invisible = [
+        "\u200b\u200c\u200d\u2060",  # zero-width space, non-joiner, joiner, word joiner
+        "\U000e0041\U000e0042\U000e007f",  # Unicode tag characters
+        " \ufeff\u00ad\u180e ",  # byte order mark, soft hyphen, Mongolian vowel separator
+    ]
+    for text in invisible:
+        await ws.send(codec.pack({"t": "chat", "text": text}))
+        refused = await next_of(ws, "chat", "error")
+        assert refused["t"] == "error" and refused["code"] == "bad_chat", (text, refused)
+    cleaned = {
+        "hi\u200b the\U000e0041re": "hi there",
+        "Cafe\u0301": "Caf\u00e9",  # NFC: the accent composed
+        "family \U0001f468\u200d\U0001f469\u200d\U0001f467": (
+            "family \U0001f468\u200d\U0001f469\u200d\U0001f467"  # joined emoji stay
+        ),
+        "a \u200d b\u200d": "a b",
+    }
+    for sent, kept in cleaned.items():
+        await ws.send(codec.pack({"t": "chat", "text": sent}))
+        assert (await next_of(ws, "chat", "error")).get("text") == kept, sent
+    await ws.close()
+
+
 async def test_chat_survives_a_server_restart(redis_url: str, tmp_path: Path) -> None:
     server = ServerProcess(redis_url, tmp_path / "server.log")
     server.start()

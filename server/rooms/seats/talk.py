@@ -24,11 +24,11 @@ the host turns it on; reactions stay.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from server.rooms.errors import RoomError
+from server.rooms.seats.names import visible_text
 from server.rooms.seats.seat import Seat
 
 REACTIONS = ("nice", "oops", "thinking", "hurry", "gg", "thanks")
@@ -36,28 +36,18 @@ MAX_TEXT = 200  # characters of one message, after cleaning
 HISTORY = 200  # messages a room keeps
 # Games whose rules allow no table talk during a deal (RULINGS §2, Hachinin Meri).
 QUIET_DEALS = frozenset({"hachinin_meri"})
-# Format characters that reorder or hide text (bidi overrides and isolates, BOM).
-_HIDING = frozenset(
-    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C, 0xFEFF]
-)
-_SPACES = frozenset("\t\n\r\v\f\u0085\u2028\u2029")
 
 
 def clean_text(text: Any) -> str:
-    """A message as the room keeps it: line breaks become spaces, control and
-    text-reordering characters go, the ends are trimmed. Markup stays as typed (clients
-    show it as text). Raises RoomError bad_chat when nothing is left or it is too long."""
+    """A message as the room keeps it, cleaned as names are (`names.visible_text`: NFC,
+    white space made single spaces, the ends trimmed, control and format characters such
+    as zero-width and tag characters dropped). Markup stays as typed (clients show it as
+    text). Raises RoomError bad_chat when nothing is left or it is too long."""
     if not isinstance(text, str):
         raise RoomError("bad_chat", "a chat message is text")
-    kept = []
-    for ch in text:
-        if ch in _SPACES:
-            kept.append(" ")
-        elif ord(ch) not in _HIDING and unicodedata.category(ch) != "Cc":
-            kept.append(ch)
-    cleaned = "".join(kept).strip()
+    cleaned = visible_text(text)
     if not cleaned:
-        raise RoomError("bad_chat", "a chat message needs some text")
+        raise RoomError("bad_chat", "a chat message needs some text that shows")
     if len(cleaned) > MAX_TEXT:
         raise RoomError("bad_chat", f"a chat message has at most {MAX_TEXT} characters")
     return cleaned
