@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.routing import Match, Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
@@ -32,6 +33,7 @@ from server.store.memory_store import MemoryStore
 from server.store.store import Store
 from server.web import api, matches_api, openapi, seats_api, ws
 from server.web.limits import Limits
+from server.web.security import SecurityHeaders
 from server.web.services import Services
 
 log = logging.getLogger("zashiki")
@@ -144,4 +146,9 @@ def create_app(
     ]
     if STATIC_DIR.is_dir():
         routes.append(ClientMount("/", StaticFiles(directory=STATIC_DIR, html=True), name="client"))
-    return Starlette(routes=routes, lifespan=lifespan, exception_handlers=api.exception_handlers)
+    return Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        exception_handlers=api.exception_handlers,
+        middleware=[Middleware(SecurityHeaders)],
+    )

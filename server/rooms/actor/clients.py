@@ -31,8 +31,10 @@ class Clients:
         seats = []
         for token_hash in token_hashes:
             seat = core.seat_of(token_hash)
-            if seat is None or seat in seats:
+            if seat is None:
                 raise RoomError("bad_token", "that seat token does not belong to this room")
+            if seat in seats:
+                raise RoomError("bad_token", "the same seat's token twice: send each one once")
             seats.append(seat)
         att = Attachment(room, tuple(sorted(seats)), listener, patches)
         att.history = list(room.chat)
