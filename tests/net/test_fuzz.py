@@ -1,7 +1,9 @@
 """A bounded, seeded fuzz run against a real server process (issue 18).
 
 At least 20,000 websocket frames across all six games (legal moves, mutated moves, junk
-maps, junk bytes) and 2,000 HTTP bodies across every route /openapi.json describes. It
+maps, junk bytes) and 2,000 HTTP bodies across every route /openapi.json describes, with
+seat tokens right, wrong and junk (POST /api/your-rooms with a real seat among the
+entries; the match routes for a room whose match is over, as a player and not). It
 asserts that the server stays up, that no answer is a 500 or `internal`, and that no
 refused frame changes a room's version.
 
@@ -14,10 +16,10 @@ connection's answers up to the pong. A refused frame must leave the version as i
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import string
 import time
+from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,8 +31,11 @@ from websockets.exceptions import ConnectionClosed
 from server.games import registry
 from server.store import codec
 from tests.net.conftest import ServerProcess
+from tests.rooms.finished import finished_usunoro_room
 
 SEED = 1818
+YOURS = "/api/your-rooms"
+MATCHES = "/api/rooms/{code}/matches"
 WS_FRAMES = 20_000
 HTTP_BODIES = 2_000
 ROOMS_PER_GAME = 4
@@ -40,17 +45,14 @@ ROOMS_PER_GAME = 4
 def fuzz_server(
     redis_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
-    """A server whose per-connection frame limit does not stand in the way."""
-    saved = os.environ.get("ZASHIKI_FRAME_RATE")
-    os.environ["ZASHIKI_FRAME_RATE"] = "100000/100000"
-    proc = ServerProcess(redis_url, tmp_path_factory.mktemp("fuzz") / "server.log")
-    try:
+    """A server whose per-connection frame limit and per-address limits do not stand in
+    the way."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ZASHIKI_FRAME_RATE", "100000/100000")
+        # Bodies past the per-address limits would all get 429 and reach no handler.
+        patch.setenv("ZASHIKI_RATE_LIMITS", "off")
+        proc = ServerProcess(redis_url, tmp_path_factory.mktemp("fuzz") / "server.log")
         proc.start()
-    finally:
-        if saved is None:
-            os.environ.pop("ZASHIKI_FRAME_RATE")
-        else:
-            os.environ["ZASHIKI_FRAME_RATE"] = saved
     yield proc
     proc.stop()
 
@@ -376,14 +378,32 @@ TEMPLATES: dict[str, dict[str, Any]] = {
     "/api/rooms/{code}/seats": {"seat": 1, "name": "ann"},
     "/api/rooms/{code}/start": {"token": "t"},
     "/api/rooms/{code}/name": {"token": "t", "name": "bo"},
-    "/api/your-rooms": {"rooms": [{"code": "ABCDEF", "token": "t"}]},
+    # The real room with a finished match and its host's token go in (`held`).
+    "/api/your-rooms": {"seats": [{"code": "ABCDEF", "token": "t"}]},
 }
+# Query parameters the routes read, and others.
+QUERY_NAMES = ["limit", "after", "seat", "from", "count", "download", "x"]
 
 
 def fill(path: str, rng: random.Random, codes: list[str]) -> str:
     code = rng.choice([*codes, "ZZZZZZ", "abc", "%00", "A" * 40, "🀄"])
     seat = rng.choice(["0", "1", "7", "300", "-1", "x"])
-    return path.replace("{code}", code).replace("{seat}", seat)
+    number = rng.choice(["1", "1", "2", "0", "-1", "x", "9" * 30])
+    return path.replace("{code}", code).replace("{seat}", seat).replace("{n}", number)
+
+
+def your_rooms_body(rng: random.Random, code: str, token: str) -> bytes:
+    """A your-rooms body mixing the real seat with wrong, missing and junk entries."""
+    entries: list[Any] = []
+    for _ in range(rng.randrange(1, 24)):
+        roll = rng.random()
+        if roll < 0.3:
+            entries.append({"code": code, "token": token})
+        elif roll < 0.5:
+            entries.append({"code": rng.choice([code, code.lower(), "ZZZZZZ"]), "token": "t"})
+        else:
+            entries.append({junk_key(rng): junk(rng), "code": junk(rng), "token": junk(rng)})
+    return _json({"seats": entries})
 
 
 async def fuzz_http(server: ServerProcess, rng: random.Random) -> int:
@@ -395,27 +415,46 @@ async def fuzz_http(server: ServerProcess, rng: random.Random) -> int:
             for method in operations
             if method in ("get", "post", "put", "delete", "patch")
         ]
-        codes = [(await h.post("/api/rooms", json={"game": "usunoro"})).json()["code"]]
-        sent = 0
+        # A room whose first match is over (the match routes answer for it), and a new one.
+        finished, tokens = await finished_usunoro_room(server.redis_url, humans=2, seed=SEED)
+        codes = [finished, (await h.post("/api/rooms", json={"game": "usunoro"})).json()["code"]]
+        sent, answered = 0, Counter[str]()
 
         async def one(method: str, path: str, content: bytes, query: dict[str, str]) -> None:
             url = fill(path, rng, codes)
-            answer = await h.request(method, url, content=content, params=query)
+            printable = str(junk(rng))[:80].encode("ascii", "replace").decode()
+            bearer = rng.choice([None, tokens[0], tokens[1], "t", printable])
+            headers = {} if bearer is None else {"Authorization": f"Bearer {bearer}"}
+            try:
+                answer = await h.request(
+                    method, url, content=content, params=query, headers=headers
+                )
+            except httpx.LocalProtocolError:  # a header value httpx itself will not send
+                return
             assert answer.status_code != 500, (method, url, content[:200], answer.text[:200])
             if url.startswith("/api/") and answer.status_code >= 400:
                 assert answer.json()["code"] != "internal", (method, url, answer.text)
+            if answer.status_code == 200 and (path.startswith(MATCHES) or path == YOURS):
+                answered[path] += 1
 
         while sent < HTTP_BODIES:
             batch = []
             for _ in range(16):
                 method, path = rng.choice(calls)
-                content = junk_body(rng, TEMPLATES.get(path, {}))
+                if path == YOURS and rng.random() < 0.5:
+                    content = your_rooms_body(rng, finished, tokens[0])
+                else:
+                    content = junk_body(rng, TEMPLATES.get(path, {}))
                 query = {}
-                if rng.random() < 0.3:
-                    query = {rng.choice(["limit", "after", "x"]): str(junk(rng))[:50]}
+                if rng.random() < 0.5:
+                    query = {rng.choice(QUERY_NAMES): str(junk(rng))[:50]}
                 batch.append(one(method, path, content, query))
             await asyncio.gather(*batch)
             sent += len(batch)
+        # Bodies reached the handlers of "your rooms" and of every match route, not only
+        # their refusals.
+        assert answered[YOURS] > 0, answered
+        assert len([p for p in answered if p.startswith(MATCHES)]) >= 3, answered
         # Every route was asked at least once (2,000 draws over a few dozen routes).
         return sent
 
