@@ -98,10 +98,16 @@ class LiveRooms:
         """Stop running rooms here, for the process to stop without a gap: load no more,
         and stop every live room (each saved, its lease given up, its clients told
         server_shutdown so they reconnect, to another process that loads it at once).
-        Returns how many rooms were stopped; `aclose` does the rest."""
+        Returns how many rooms were stopped; `aclose` does the rest. A lease the store
+        does not take back (an outage) is left to lapse: the stop goes on."""
         self.closed = True
         codes = list(self.rooms)
-        await asyncio.gather(*(self.unload(code, "server_shutdown") for code in codes))
+        stopped = await asyncio.gather(
+            *(self.unload(code, "server_shutdown") for code in codes), return_exceptions=True
+        )
+        for code, failure in zip(codes, stopped, strict=True):
+            if isinstance(failure, Exception):
+                log.warning("room %s: lease not given up (%s); it lapses instead", code, failure)
         return len(codes)
 
     async def settled(self) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from server.rooms.errors import RoomError
+from server.store.store import StoreError
 from tests.rooms.test_relay import Client, Process, humans_room, join, mark, pair
 
 __all__ = ["pair"]  # the fixture, used by name
@@ -33,3 +34,19 @@ async def test_a_drained_process_hands_its_rooms_back_and_takes_no_new_ones(
     again: Client = await join(b, code, tokens[:1])
     assert b.manager.live_codes() == [code]
     assert again.last["view"]["mark"] is not None
+
+
+async def test_a_drain_goes_on_when_the_store_does_not_take_a_lease_back(
+    pair: tuple[Process, Process], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    a, b = pair
+    code, tokens = await humans_room(a, b)
+    player = await join(a, code, tokens[:1])
+
+    async def outage(code: str, owner: str) -> None:
+        raise StoreError("the store does not answer")
+
+    monkeypatch.setattr(a.store, "release_lease", outage)
+    assert await a.manager.drain() == 1  # no exception: the process can still stop
+    assert player.last["t"] == "closed" and player.last["code"] == "server_shutdown"
+    assert a.manager.live_codes() == []
