@@ -35,6 +35,10 @@ log = logging.getLogger(__name__)
 
 LEASE_MS = 30_000
 UNLOAD_AFTER_MS = 5 * 60_000
+# At shutdown, how long a room may wait for the store to take its last save and lease:
+# past it the room is stopped anyway and named in the log, so that a process whose
+# store is down still stops every room and exits.
+STOP_WAIT_S = 5.0
 # Why a room stopped running here, as the log says it (`unload`'s reasons).
 STOPPED = {
     "server_shutdown": "the server is stopping; saved, lease given up",
@@ -91,8 +95,7 @@ class LiveRooms:
             self._housekeeping.cancel()
         while self._background:
             await asyncio.gather(*self._background)
-        for code in list(self.rooms):
-            await self.unload(code, "server_shutdown")
+        await self._stop_all()
 
     async def drain(self) -> int:
         """Stop running rooms here, for the process to stop without a gap: load no more,
@@ -101,14 +104,37 @@ class LiveRooms:
         Returns how many rooms were stopped; `aclose` does the rest. A lease the store
         does not take back (an outage) is left to lapse: the stop goes on."""
         self.closed = True
+        return await self._stop_all()
+
+    async def _stop_all(self) -> int:
+        """Stop every live room at once, each waiting at most STOP_WAIT_S for the store;
+        the rooms whose last changes the store did not take are named in the log (each
+        keeps its last save). Returns how many rooms were stopped."""
         codes = list(self.rooms)
-        stopped = await asyncio.gather(
-            *(self.unload(code, "server_shutdown") for code in codes), return_exceptions=True
-        )
-        for code, failure in zip(codes, stopped, strict=True):
-            if isinstance(failure, Exception):
-                log.warning("room %s: lease not given up (%s); it lapses instead", code, failure)
+        saved = await asyncio.gather(*(self._stop_within(code) for code in codes))
+        unsaved = [code for code, ok in zip(codes, saved, strict=True) if not ok]
+        if unsaved:
+            log.error(
+                "%d rooms stopped without their last changes saved (the store did not take"
+                " them within %.0f s; each keeps its last save): %s",
+                len(unsaved),
+                STOP_WAIT_S,
+                " ".join(unsaved),
+                extra={"event": "unsaved"},
+            )
         return len(codes)
+
+    async def _stop_within(self, code: str) -> bool:
+        """Stop one room for shutdown; False when the store did not take its last save."""
+        room = self.rooms.get(code)
+        if room is None:
+            return True
+        try:
+            await asyncio.wait_for(self.unload(code, "server_shutdown"), STOP_WAIT_S)
+        except TimeoutError:  # its save still unanswered: stopped all the same
+            room.halt()
+            return False
+        return room.retry_at is None and not room.dirty
 
     async def settled(self) -> None:
         """Wait until background work and every live room's queued inputs are done."""
@@ -215,7 +241,10 @@ class LiveRooms:
             if release is None:
                 release = reason != "room_moved"
             if release:
-                await self.store.release_lease(code, self.instance_id)
+                try:
+                    await self.store.release_lease(code, self.instance_id)
+                except StoreError as exc:  # it lapses by itself; a restart in place takes it
+                    log.warning("room %s: lease not given up (%s)", code, exc)
             if reason == "room_moved" and release:
                 room_event(log, code, "handed_over", "room %s handed over", code)
             else:

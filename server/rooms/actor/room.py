@@ -135,6 +135,12 @@ class Room(RoomState):
                 future.set_exception(RoomError(code, "the room stopped on this server; reconnect"))
         self.alarm.cancel()
 
+    def halt(self) -> None:
+        """Stop at once, whatever is under way (a shutdown that waited for the store long
+        enough): inputs are refused from now on, no wake-up is set."""
+        self.dead = True
+        self.alarm.cancel()
+
     def tell_stopped(self, reason: str) -> None:
         """Tell every attachment the room stopped here, and why ({"t": "closed"})."""
         message = {"t": "closed", "code": reason, "message": "the room stopped on this server"}
