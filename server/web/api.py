@@ -45,6 +45,7 @@ STATUS = {
     "rate_limited": 429,
     "room_full": 409,
     "already_started": 409,
+    "room_closed": 409,
     "not_started": 409,
     "match_over": 409,
     "room_elsewhere": 503,

@@ -176,6 +176,8 @@ class RoomCore:
 
     def take_seat(self, seat: int | None, name: str, token_hash: str) -> int:
         """Give an open seat to a new human."""
+        if self.status == "closed":
+            raise RoomError("room_closed", "every player left this room; it is closed")
         if self.status != "lobby":
             raise RoomError("already_started", "the match has started; seats are closed")
         open_seats = [i for i, s in enumerate(self.seats) if s.kind == "open"]
@@ -189,6 +191,15 @@ class RoomCore:
             raise RoomError("room_full", f"seat {seat} is not open")
         self.seats[seat] = Seat("human", name, token_hash, self.settings.difficulty)
         return seat
+
+    def close(self) -> None:
+        """No human holds a seat any more: status `closed` for good, the match (if any)
+        left as it stands, no CPU plan or rule timer due (`fire_due` and `next_due` run
+        only while playing)."""
+        self.status = "closed"
+        self.pending.clear()
+        self.view_moves = None
+        self.events.append({"type": "room_closed"})
 
     def start(self, token_hash: str, wall: float) -> None:
         """Start the match (host only); open seats become CPUs.

@@ -47,7 +47,8 @@ def host_target(core: RoomCore, token_hash: str, seat: object) -> int:
 
 def leave(core: RoomCore, token_hash: str, wall: float) -> int:
     """The token's holder leaves: in the lobby the seat opens again, otherwise a CPU
-    plays it from now on. The host's role passes to the lowest other human seat."""
+    plays it from now on. The host's role passes to the lowest other human seat; when
+    no human holds a seat any more the room closes (`RoomCore.close`)."""
     seat = holder(core, token_hash)
     old = core.seats[seat]
     if core.status == "lobby":
@@ -55,11 +56,14 @@ def leave(core: RoomCore, token_hash: str, wall: float) -> int:
     else:
         core.seats[seat] = Seat("cpu", "", "", old.difficulty)
         core.seat_changed(seat, wall)
-    if core.settings.host == seat:
-        humans = [i for i, s in enumerate(core.seats) if s.kind == "human"]
-        if humans:
-            core.settings.host = humans[0]
+    humans = [i for i, s in enumerate(core.seats) if s.kind == "human"]
+    if core.settings.host == seat and humans:
+        core.settings.host = humans[0]
     core.events.append({"type": "seat_left", "seat": seat})
+    if not humans:
+        # Nobody could start, end or leave it any more: the room closes, its match
+        # (if any) abandoned where it stands, CPUs stopped.
+        core.close()
     return seat
 
 
