@@ -8,6 +8,12 @@ made while a batch is in flight wait for its reply and go in the next one. Each 
 still gets its own future. The per-round-trip client cost dominates a save, so one
 batch for many rooms, and a cheap round trip, are the main levers on throughput.
 
+With `wait_replicas` (the `replica` durability) each batch ends with WAIT: its saves
+are acknowledged only once that many replicas have them, and fail (StoreError: the
+client tries again) when the wait times out. A save that failed so may still be in
+Redis; the room's next save of that version is then refused as stale and the room
+loads again, as after any save whose answer was lost.
+
 Kept apart from the rest of the Redis store (redis_store.py, which goes through
 redis-py) so that this, the part every move runs, can be compiled (setup.py).
 """
@@ -46,8 +52,12 @@ return 1
 
 
 def redis_key(prefix: str, kind: str, code: str) -> str:
-    """The Redis key of one room's `kind` (room, log, chat, lease), for the whole store."""
-    return f"{prefix}{kind}:{code}"
+    """The Redis key of one room's `kind` (room, log, chat, lease), for the whole store.
+
+    The code in braces is a Redis Cluster hash tag: every key of a room is on one shard,
+    so a save (one script over the room and its log) is one transaction there.
+    """
+    return f"{prefix}{kind}:{{{code}}}"
 
 
 # One save waiting for its batch: room code, version, blob, "d" for a delta (else ""),
@@ -82,13 +92,24 @@ def _settle(batch: list[Pending], results: list[Any]) -> None:
             future.set_result(None)
 
 
-def _results(replies: list[Any], wrapped: bool) -> list[Any]:
+def _results(replies: list[Any], wrapped: bool, waits: int) -> list[Any]:
     """The save scripts' replies in one batch's replies (EXEC's list when wrapped); raises
-    the error EXEC answered instead (e.g. a command was malformed)."""
+    the error EXEC answered instead (e.g. a command was malformed). After a WAIT for
+    `waits` replicas that fewer acknowledged, each save done is a failure instead."""
+    if waits:
+        acked, replies = replies[-1], replies[:-1]
     results = replies[-1] if wrapped else replies
     if isinstance(results, Exception):
         raise results
+    if waits and (isinstance(acked, Exception) or acked < waits):
+        short = StoreError(f"saved, but {acked} of {waits} replicas had it in time")
+        results = [short if r == 1 else r for r in results]
     return results
+
+
+def _readonly(results: list[Any]) -> bool:
+    """True when the server answered as a replica: the primary moved (a failover)."""
+    return any(isinstance(r, Exception) and str(r).startswith("READONLY") for r in results)
 
 
 def _no_script(reply: Any) -> bool:
@@ -105,22 +126,26 @@ class GroupCommit:
 
     def __init__(
         self,
-        url: str,
+        connection: RespConnection,
         *,
         prefix: str,
         idle_ttl_ms: int,
         transaction: bool,
         script_sha: str,
         load_script: Callable[[], Awaitable[Any]],
+        wait_replicas: int = 0,
+        wait_timeout_ms: int = 1000,
     ) -> None:
         self.prefix = prefix
         self.idle_ttl_ms = idle_ttl_ms
         self.transaction = transaction
         self.script_sha = script_sha
         self.load_script = load_script
+        self.wait_replicas = wait_replicas
+        self.wait_timeout_ms = wait_timeout_ms
         # redis-py's pipeline costs ~125 µs of CPU per round trip, more than the rest
         # of a move (see resp.py).
-        self.connection = RespConnection(url)
+        self.connection = connection
         self._batch: list[Pending] = []
         self._busy = False  # a batch is being sent or is scheduled to be
         self._idle: asyncio.Future[None] | None = None  # aclose waits on it
@@ -184,10 +209,12 @@ class GroupCommit:
         try:
             if isinstance(replies, Exception):
                 raise replies
-            results = _results(replies, wrapped)
+            results = _results(replies, wrapped, self.wait_replicas)
         except Exception as exc:
             _fail(batch, exc)
         else:
+            if _readonly(results):
+                self.connection.drop()
             if any(_no_script(r) for r in results):
                 # Redis lost its script cache (a restart): load it and send the batch again.
                 self._then_send(self._reload_and_flush(batch))
@@ -218,16 +245,22 @@ class GroupCommit:
         wrapped = self.transaction and len(commands) > 1
         if wrapped:
             commands = [("MULTI",), *commands, ("EXEC",)]
+        if self.wait_replicas:
+            # One WAIT per batch, in the same round trip: it answers once the replicas
+            # have everything this connection wrote before it.
+            commands.append(("WAIT", self.wait_replicas, self.wait_timeout_ms))
         return commands, wrapped
 
     async def _flush(self, batch: list[Pending], retry: bool = True) -> None:
         """Send one batch awaiting its replies (opening the connection if need be)."""
         commands, wrapped = self._commands(batch)
         try:
-            results = _results(await self.connection.execute(commands), wrapped)
+            results = _results(await self.connection.execute(commands), wrapped, self.wait_replicas)
         except Exception as exc:
             _fail(batch, exc)
             return
+        if _readonly(results):
+            self.connection.drop()
         if retry and any(_no_script(r) for r in results):
             await self._reload_and_flush(batch)
             return

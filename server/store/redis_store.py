@@ -1,13 +1,20 @@
 """The Redis store (redis-py asyncio); saves are group-committed (group_commit.py).
 
-Keys, under a prefix (default "zk:"): `room:{code}` a hash {ver: version, b: blob, and
+Keys, under a prefix (default "zk:"): `room:{CODE}` a hash {ver: version, b: blob, and
 d<version>: each delta saved since the blob};
-`log:{code}` a stream of packed log entries; `lease:{code}` the owner's id with a TTL;
-`public` a hash code -> packed summary; `chat:{code}` a list of the room's last packed
-chat messages; `push:{code}` a hash of the room's push subscriptions (packed); `vapid`
+`log:{CODE}` a stream of packed log entries; `lease:{CODE}` the owner's id with a TTL;
+`public` a hash code -> packed summary; `chat:{CODE}` a list of the room's last packed
+chat messages; `push:{CODE}` a hash of the room's push subscriptions (packed); `vapid`
 the deployment's Web Push key. Room and log expire `idle_ttl_ms` after the last save, the
 chat as long after its last message, the subscriptions as long after they were last
-kept or read; the key never.
+kept or read; the key never. The braces are a Redis Cluster hash tag (all of a room's
+keys on one shard); releases before it named the keys without braces (`room:CODE`): on
+one server or under Sentinel, a room found only under those names takes the new ones
+when it is first loaded (`_ADOPT`), so rooms saved before an upgrade play on after it.
+
+The address (topology.py) is one Redis, a primary found through Sentinel (followed
+across failovers), or a Redis Cluster. `durability="replica"` acknowledges a save only
+once a replica has it (group_commit.py: one WAIT per batch).
 
 A save is one Lua script, atomic on its own; the saves of many rooms go to Redis
 together over a lean connection of their own (group_commit.py, resp.py). Everything
@@ -19,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, Literal, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -27,8 +34,9 @@ from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
-from server.store import codec
+from server.store import codec, topology
 from server.store.group_commit import SAVE_SCRIPT, GroupCommit, redis_key
+from server.store.resp import CONNECT_TIMEOUT_S, RespConnection
 from server.store.store import (
     IDLE_TTL_MS,
     RoomExists,
@@ -37,8 +45,10 @@ from server.store.store import (
     StoreError,
 )
 
+# KEYS: room, log, chat, and (not on a cluster) the room under its old name.
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
 redis.call('DEL', KEYS[2], KEYS[3])
 redis.call('HSET', KEYS[1], 'ver', 1, 'b', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -58,10 +68,37 @@ for i, key in ipairs(KEYS) do
 end
 return lost
 """
+# KEYS: room, log, chat, push under the new names, then under the old ones. Renamed only when
+# the room has no key of the new name yet (a newer save is never overwritten); RENAME
+# keeps each key's expiry.
+_ADOPT = """
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[5]) == 0 then return 0 end
+for i = 1, 4 do
+  if redis.call('EXISTS', KEYS[i + 4]) == 1 then redis.call('RENAME', KEYS[i + 4], KEYS[i]) end
+end
+return 1
+"""
+_ADD_CHAT = """
+redis.call('RPUSH', KEYS[1], ARGV[1])
+redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 """
+
+Durability = Literal["primary", "replica"]
+DURABILITIES: tuple[Durability, ...] = ("primary", "replica")
+# How long a batch of saves waits for a replica before it fails ("replica" durability).
+WAIT_TIMEOUT_MS = 1000
+
+
+def default_durability(where: topology.Topology) -> Durability:
+    """The durability by default: "replica" under Sentinel (replicas by design), else "primary"."""
+    return "replica" if where.kind == "sentinel" else "primary"
+
 
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -81,12 +118,15 @@ def _outage_is_store_error(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, 
 
 
 class RedisStore(Store):
-    """Rooms in Redis. `url` like redis://127.0.0.1:6379/0; `prefix` separates tenants/tests.
+    """Rooms in Redis. `url` as topology.py reads it (redis://127.0.0.1:6379/0, or
+    redis+sentinel://...); `prefix` separates tenants/tests.
 
-    `max_connections` bounds a BlockingConnectionPool (callers wait for a connection
-    rather than fail). `transaction=False` sends batches of several saves as a plain
-    pipeline (each script is atomic anyway) instead of MULTI/EXEC; a batch of one save
-    is always sent bare.
+    `max_connections` bounds a BlockingConnectionPool on one server (callers wait for a
+    connection rather than fail). `transaction=False` sends batches of several saves as
+    a plain pipeline (each script is atomic anyway) instead of MULTI/EXEC; a batch of
+    one save is always sent bare. `durability`: "primary" acknowledges a save once the
+    primary has it; "replica" (the default under Sentinel) once a replica has it too,
+    waiting at most `wait_timeout_ms` (then the save fails and is tried again).
     """
 
     def __init__(
@@ -97,44 +137,79 @@ class RedisStore(Store):
         idle_ttl_ms: int = IDLE_TTL_MS,
         max_connections: int = 16,
         transaction: bool = True,
+        durability: Durability | None = None,
+        wait_timeout_ms: int = WAIT_TIMEOUT_MS,
     ) -> None:
-        # After a Redis restart the pooled connections are dead: a command finding one so
-        # is sent once more on a fresh connection instead of failing.
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url,
-            max_connections=max_connections,
-            timeout=10,
-            retry=Retry(NoBackoff(), 1),
-            retry_on_error=[RedisConnectionError],
-        )
-        self._redis = aioredis.Redis.from_pool(pool)
+        self.topology = topology.parse(url)
+        self.durability: Durability = durability or default_durability(self.topology)
+        if self.durability not in DURABILITIES:
+            raise ValueError(f"durability must be one of {', '.join(DURABILITIES)}")
+        self._finder: topology.PrimaryFinder | None = None
+        # After a Redis restart (or a failover) the pooled connections are dead: a
+        # command finding one so is sent once more on a fresh connection.
+        retry = {"retry": Retry(NoBackoff(), 1), "retry_on_error": [RedisConnectionError]}
+        if self.topology.kind == "sentinel":
+            self._finder = topology.PrimaryFinder(self.topology)
+            self._redis = self._finder.sentinel.master_for(
+                self.topology.service,
+                db=self.topology.db,
+                username=self.topology.username,
+                password=self.topology.password,
+                socket_connect_timeout=CONNECT_TIMEOUT_S,
+                **retry,
+            )
+            connection = RespConnection(
+                self.topology.node_url(("sentinel", 0)), locate=self._finder.locate
+            )
+            self._finder.on_switch(connection.drop)
+        else:
+            pool = aioredis.BlockingConnectionPool.from_url(
+                url, max_connections=max_connections, timeout=10, **retry
+            )
+            self._redis = aioredis.Redis.from_pool(pool)
+            connection = RespConnection(url)
+        # Rooms saved under the key names of releases before hash tags (one server only).
+        self._legacy = True
         self.prefix = prefix
         self.idle_ttl_ms = idle_ttl_ms
         save_script = self._redis.register_script(SAVE_SCRIPT)
         self._create = self._redis.register_script(_CREATE)
+        self._adopt = self._redis.register_script(_ADOPT)
+        self._add_chat = self._redis.register_script(_ADD_CHAT)
         self._acquire = self._redis.register_script(_ACQUIRE)
         self._renew = self._redis.register_script(_RENEW)
         self._release = self._redis.register_script(_RELEASE)
         self._saves = GroupCommit(
-            url,
+            connection,
             prefix=prefix,
             idle_ttl_ms=idle_ttl_ms,
             transaction=transaction,
             script_sha=save_script.sha,
             load_script=functools.partial(self._redis.script_load, SAVE_SCRIPT),
+            wait_replicas=1 if self.durability == "replica" else 0,
+            wait_timeout_ms=wait_timeout_ms,
         )
 
     def _key(self, kind: str, code: str) -> str:
         return redis_key(self.prefix, kind, code)
 
+    def _legacy_key(self, kind: str, code: str) -> str:
+        return f"{self.prefix}{kind}:{code}"
+
     async def start(self) -> None:
+        if self._finder is not None:
+            self._finder.watch()
         await self._redis.script_load(SAVE_SCRIPT)
 
     async def aclose(self) -> None:
         await self._saves.aclose()
         await self._redis.aclose()
+        if self._finder is not None:
+            await self._finder.aclose()
 
     async def ping(self) -> bool:
+        """True when the primary answers (under Sentinel: the one the sentinels name);
+        what readiness checks ask."""
         try:
             return bool(await self._redis.ping())
         except Exception:
@@ -144,12 +219,29 @@ class RedisStore(Store):
     @_outage_is_store_error
     async def create(self, code: str, blob: bytes) -> None:
         keys = [self._key(kind, code) for kind in ("room", "log", "chat")]
-        if not await self._create(keys=keys, args=[blob, self.idle_ttl_ms]):
+        if self._legacy:
+            keys.append(self._legacy_key("room", code))
+        if self.durability == "replica":
+            # Acknowledged only once a replica has it, as saves are.
+            pipe = self._redis.pipeline(transaction=False)
+            self._create(keys=keys, args=[blob, self.idle_ttl_ms], client=pipe)
+            pipe.wait(1, self._saves.wait_timeout_ms)
+            created, replicas = await pipe.execute()
+            if created and replicas < 1:
+                raise StoreError("Redis: the new room reached no replica in time")
+        else:
+            created = await self._create(keys=keys, args=[blob, self.idle_ttl_ms])
+        if not created:
             raise RoomExists(code)
 
     @_outage_is_store_error
     async def load(self, code: str) -> StoredRoom | None:
         fields = await self._redis.hgetall(self._key("room", code))
+        if not fields and self._legacy:
+            kinds = ("room", "log", "chat", "push")
+            keys = [self._key(k, code) for k in kinds] + [self._legacy_key(k, code) for k in kinds]
+            if await self._adopt(keys=keys):
+                fields = await self._redis.hgetall(self._key("room", code))
         # "v": a room last saved before deltas (its next save writes "ver"). Releases
         # before deltas read only "v" and "b": finding no "v", they take a room saved
         # since for gone and refuse its saves as stale, rather than load its blob
@@ -193,18 +285,19 @@ class RedisStore(Store):
 
     @_outage_is_store_error
     async def delete(self, code: str) -> None:
-        keys = [self._key(kind, code) for kind in ("room", "log", "chat", "lease", "push")]
+        kinds = ("room", "log", "chat", "lease", "push")
+        keys = [self._key(kind, code) for kind in kinds]
+        if self._legacy:
+            keys += [self._legacy_key(kind, code) for kind in kinds]
         await self._redis.delete(*keys)
         await self._redis.hdel(self.prefix + "public", code)
 
     # -- chat ------------------------------------------------------------------------
     async def add_chat(self, code: str, entry: dict[str, Any], keep: int) -> None:
-        key = self._key("chat", code)
-        pipe = self._redis.pipeline(transaction=True)
-        pipe.rpush(key, codec.pack(entry))
-        pipe.ltrim(key, -keep, -1)
-        pipe.pexpire(key, self.idle_ttl_ms)
-        await pipe.execute()
+        # A script rather than MULTI/EXEC: the same on a cluster.
+        await self._add_chat(
+            keys=[self._key("chat", code)], args=[codec.pack(entry), keep, self.idle_ttl_ms]
+        )
 
     async def chat(self, code: str) -> list[dict[str, Any]]:
         return [codec.unpack(e) for e in await self._redis.lrange(self._key("chat", code), 0, -1)]

@@ -9,6 +9,8 @@ list, not raised. An unreachable or lost connection raises redis-py's Connection
 (as the rest of the store does) for the batches in flight; the next batch reconnects.
 A subscriber (bus.py) gives `on_push` and `on_lost`: replies nobody waits for (pub/sub
 messages) go to `on_push`, and `send` writes commands whose replies come that way.
+With `locate` (Sentinel: topology.py) each connect asks it where the primary is, and
+the connection is kept only if that server says it is a primary (ROLE).
 
     conn = RespConnection("redis://127.0.0.1:6379/0")
     replies = await conn.execute([("SET", "k", b"v"), ("GET", "k")])   # [b"OK", b"v"]
@@ -20,16 +22,19 @@ from __future__ import annotations
 import asyncio
 import ssl
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import hiredis
 from redis.connection import SSLConnection, parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+# A server that does not accept a connection this soon counts as unreachable.
+CONNECT_TIMEOUT_S = 5.0
 Command = Sequence[str | bytes | int | float]
 Push = Callable[[Any], None]
 Lost = Callable[[Exception | None], None]
+Locate = Callable[[], Awaitable[tuple[str, int]]]
 
 
 # Called with a batch's replies in order, or with the exception that lost them.
@@ -123,9 +128,15 @@ class RespConnection:
     """One connection to the Redis at `url` (redis://, rediss:// or unix://), opened lazily."""
 
     def __init__(
-        self, url: str, *, on_push: Push | None = None, on_lost: Lost | None = None
+        self,
+        url: str,
+        *,
+        on_push: Push | None = None,
+        on_lost: Lost | None = None,
+        locate: Locate | None = None,
     ) -> None:
         self._options = parse_url(url)
+        self._locate = locate
         self._on_push = on_push
         self._on_lost = on_lost
         self._protocol: _Protocol | None = None
@@ -160,6 +171,12 @@ class RespConnection:
         assert protocol.transport is not None
         protocol.transport.write(b"".join([pack_command(c) for c in commands]))
 
+    def drop(self) -> None:
+        """Close the connection now (batches in flight fail); the next use reconnects.
+        For a server that is no longer the primary."""
+        if self._protocol is not None and self._protocol.transport is not None:
+            self._protocol.transport.close()
+
     async def aclose(self) -> None:
         """Close the connection (batches in flight fail)."""
         if self._protocol is not None and self._protocol.transport is not None:
@@ -184,12 +201,19 @@ class RespConnection:
                 )
             if options.get("db"):
                 setup.append(("SELECT", options["db"]))
+            if self._locate is not None:
+                setup.append(("ROLE",))
             self._protocol = protocol
             if setup:
-                for reply in await self.execute(setup):
+                replies = await self.execute(setup)
+                for reply in replies:
                     if isinstance(reply, Exception):
                         await self.aclose()
                         raise RedisConnectionError(f"Redis refused the connection setup: {reply}")
+                if self._locate is not None and replies[-1][0] != b"master":
+                    # The sentinels' answer was stale (a failover under way): not a primary.
+                    await self.aclose()
+                    raise RedisConnectionError("the server the sentinels named is not a primary")
             return protocol
 
     async def _open(self) -> _Protocol:
@@ -203,10 +227,12 @@ class RespConnection:
             _, protocol = await loop.create_unix_connection(make, options["path"])
             return protocol
         use_tls = options.get("connection_class") is SSLConnection
-        _, protocol = await loop.create_connection(
-            make,
-            options.get("host", "localhost"),
-            options.get("port", 6379),
-            ssl=ssl.create_default_context() if use_tls else None,
-        )
+        if self._locate is not None:
+            host, port = await self._locate()
+        else:
+            host, port = options.get("host", "localhost"), options.get("port", 6379)
+        async with asyncio.timeout(CONNECT_TIMEOUT_S):
+            _, protocol = await loop.create_connection(
+                make, host, port, ssl=ssl.create_default_context() if use_tls else None
+            )
         return protocol

@@ -13,6 +13,7 @@ import redis.asyncio as aioredis
 
 from client.lib import Client
 from server.store import codec
+from server.store.group_commit import redis_key
 from server.web.frames import Close
 from tests.conftest import RedisProcess
 from tests.net.conftest import CLEAN_EXIT, ServerProcess
@@ -121,7 +122,7 @@ async def test_the_python_client_retries_a_first_connect_refused_as_room_elsewhe
         # The room's lease is held by a process that is gone (for a few seconds more):
         # the server answers room_elsewhere until it lapses.
         admin = aioredis.Redis.from_url(redis_url)
-        await admin.set(f"zk:lease:{host.code}", "gone-process", px=4000)
+        await admin.set(redis_key("zk:", "lease", host.code), "gone-process", px=4000)
         await admin.aclose()
         ws = await hello(second, host.code, [host.token])
         assert (await frame(ws, "error"))["code"] == "room_elsewhere"

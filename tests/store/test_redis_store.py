@@ -7,8 +7,10 @@ import asyncio
 import pytest
 import redis.asyncio as aioredis
 
+from server.store import codec
+from server.store.group_commit import redis_key
 from server.store.redis_store import RedisStore
-from server.store.store import StoreError
+from server.store.store import RoomExists, StoreError
 
 
 async def test_save_survives_redis_losing_its_script_cache(redis_url: str) -> None:
@@ -90,10 +92,12 @@ async def test_rooms_of_both_formats_load_and_an_older_release_cannot_misread_on
     await store.delete("R")
     admin = aioredis.Redis.from_url(redis_url)
     key, log_key = "t-format:room:R", "t-format:log:R"
-    # A room last saved by a release before deltas loads, and its next save converts it.
+    # A room last saved by a release before deltas (and before hash tags) loads, and its
+    # next save converts it.
     await admin.hset(key, mapping={"v": 3, "b": b"old"})
     loaded = await store.load("R")
     assert loaded is not None and (loaded.version, loaded.blob) == (3, b"old")
+    key, log_key = redis_key("t-format:", "room", "R"), redis_key("t-format:", "log", "R")
     await store.save("R", 4, b"new")
     await store.save("R", 5, b"d5", delta=True)
     assert sorted(await admin.hkeys(key)) == [b"b", b"d5", b"ver"]
@@ -110,4 +114,40 @@ async def test_rooms_of_both_formats_load_and_an_older_release_cannot_misread_on
     )
     await admin.aclose()
     await store.delete("R")
+    await store.aclose()
+
+
+async def test_a_room_saved_under_the_old_key_names_plays_on_after_the_upgrade(
+    redis_url: str,
+) -> None:
+    store = RedisStore(redis_url, prefix="t-names:")
+    await store.start()
+    await store.delete("R")
+    admin = aioredis.Redis.from_url(redis_url)
+    # What the release before hash tags left: room, log and chat under plain names.
+    await admin.hset("t-names:room:R", mapping={"ver": 4, "b": b"full", "d4": b"delta"})
+    await admin.pexpire("t-names:room:R", 60_000)
+    await admin.xadd("t-names:log:R", {"e": codec.pack({"n": 1})})
+    await admin.rpush("t-names:chat:R", codec.pack({"said": "hi"}))
+    # Its code is taken: a new room cannot be made over it.
+    with pytest.raises(RoomExists):
+        await store.create("R", b"other")
+    loaded = await store.load("R")
+    assert loaded is not None and (loaded.version, loaded.blob, loaded.deltas) == (
+        4,
+        b"full",
+        (b"delta",),
+    )
+    assert await store.read_log("R") == [{"n": 1}]
+    assert await store.chat("R") == [{"said": "hi"}]
+    assert 0 < (await store.expires_in_ms("R") or 0) <= 60_000  # its expiry kept
+    await store.save("R", 5, b"d5", [{"n": 2}], delta=True)
+    assert await admin.exists("t-names:room:R", "t-names:log:R", "t-names:chat:R") == 0
+    # A room saved under the new names is never overwritten by an old one.
+    await admin.hset("t-names:room:R", mapping={"ver": 1, "b": b"stale"})
+    loaded = await store.load("R")
+    assert loaded is not None and loaded.version == 5
+    await store.delete("R")
+    assert await admin.exists("t-names:room:R") == 0
+    await admin.aclose()
     await store.aclose()
