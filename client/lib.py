@@ -437,6 +437,8 @@ class Connection:
     async def _reconnect(self) -> bool:
         for delay in RECONNECT_DELAYS:
             await asyncio.sleep(delay)
+            if self._closing:
+                return False
             try:
                 await self._handshake()
             except (OSError, websockets.InvalidHandshake, websockets.ConnectionClosed):
@@ -444,6 +446,9 @@ class Connection:
             except ZashikiError as exc:
                 if exc.code in RETRYABLE:
                     continue
+                return False
+            if self._closing:  # closed while this handshake was under way
+                await self._ws.close()  # type: ignore[union-attr]
                 return False
             self.reconnects += 1
             for frame, _ in list(self._pending.values()):

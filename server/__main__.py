@@ -57,22 +57,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_level=settings["log_level"],
         log_format=settings["log_format"],
         access_log=settings["access_log"] == "on",
+        durability=settings["durability"],
     )
     return 0
 
 
 def store_problem(redis_url: str) -> str | None:
-    """Why the Redis at `redis_url` does not answer a PING within 3 s, or None if it does."""
-    import redis
+    """Why the Redis at `redis_url` does not answer a PING within 3 s, or None if it does
+    (under Sentinel: the primary the sentinels name)."""
+    from server.store.topology import problem
 
-    client = redis.Redis.from_url(redis_url, socket_connect_timeout=3, socket_timeout=3)
-    try:
-        client.ping()
-    except (redis.RedisError, OSError) as exc:
-        return str(exc) or type(exc).__name__
-    finally:
-        client.close()
-    return None
+    return problem(redis_url)
 
 
 def fail(command: str, problem: str, status: int) -> int:

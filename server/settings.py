@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from server.store import topology
 from server.web.limits import parse_rate_limits
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -131,7 +132,8 @@ def frame_rate(text: str) -> tuple[float, int]:
 
 
 def redis_url(text: str) -> str:
-    """A Redis address: redis://, rediss:// or unix:// ("" keeps rooms in memory).
+    """A Redis address: redis://, rediss://, unix://, redis+sentinel:// or redis+cluster://
+    (server/store/topology.py; "" keeps rooms in memory).
 
     >>> redis_url("redis://127.0.0.1:6379/0")
     'redis://127.0.0.1:6379/0'
@@ -142,6 +144,9 @@ def redis_url(text: str) -> str:
     if not text:
         return text
     expected = "not a Redis URL (redis://HOST:PORT/DB, rediss://... or unix:///PATH)"
+    if text.startswith(("redis+sentinel:", "redis+cluster:")):
+        topology.parse(text)  # BadRedisUrl, a ValueError, says what is wrong
+        return text
     try:
         parts = urlsplit(text)
         parts.port  # noqa: B018 (raises on a port that is not a number or out of range)
@@ -183,8 +188,20 @@ SERVE: tuple[Setting, ...] = (
         "ZASHIKI_REDIS_URL",
         None,
         redis_url,
-        "keep rooms in this Redis, e.g. redis://127.0.0.1:6379/0",
+        "keep rooms in this Redis, e.g. redis://127.0.0.1:6379/0; a primary found by "
+        "Sentinel: redis+sentinel://HOST:PORT[,HOST:PORT...]/SERVICE/DB (failovers "
+        "followed); a Redis Cluster: redis+cluster://HOST:PORT[,HOST:PORT...]/",
         unset="unset: in process memory, rooms end with the process",
+    ),
+    Setting(
+        "--durability",
+        "ZASHIKI_DURABILITY",
+        None,
+        one_of(topology.DURABILITIES),
+        "when a move is acknowledged: primary (once the Redis primary has it) or replica "
+        "(once a replica has it too: no acknowledged move is lost when the primary is; "
+        "a move waits up to 1 s for it, else it is refused and sent again)",
+        unset="replica with redis+sentinel://, else primary",
     ),
     Setting(
         "--lease-ms",

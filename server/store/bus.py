@@ -28,6 +28,7 @@ from typing import Any
 
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from server.store import topology
 from server.store.resp import Command, RespConnection
 
 Receiver = Callable[[bytes], None]
@@ -119,12 +120,25 @@ class RedisBus(Bus):
     round trip on one connection, batches one after another, so order is kept.
     Subscribing: a connection in subscriber mode; when it drops, each subscription's
     `on_reset` is called and the bus subscribes again with growing pauses.
+    Under Sentinel both connections go to the primary, and to the new one after a failover.
     """
 
     def __init__(self, url: str, *, prefix: str = "zk:") -> None:
         self.prefix = prefix
-        self._publisher = RespConnection(url)
-        self._subscriber = RespConnection(url, on_push=self._pushed, on_lost=self._lost)
+        where = topology.parse(url)
+        self._finder: topology.PrimaryFinder | None = None
+        locate = None
+        if where.kind == "sentinel":
+            self._finder = topology.PrimaryFinder(where)
+            locate = self._finder.locate
+            url = where.node_url(("sentinel", 0))
+        self._publisher = RespConnection(url, locate=locate)
+        self._subscriber = RespConnection(
+            url, on_push=self._pushed, on_lost=self._lost, locate=locate
+        )
+        if self._finder is not None:
+            self._finder.on_switch(self._publisher.drop)
+            self._finder.on_switch(self._subscriber.drop)
         self._queue: list[_Queued] = []
         self._flusher: asyncio.Task[None] | None = None
         self._receivers: dict[bytes, tuple[Receiver, Reset | None]] = {}
@@ -234,6 +248,10 @@ class RedisBus(Bus):
             self._resubscriber = None
 
     # -- life cycle ------------------------------------------------------------------
+    async def start(self) -> None:
+        if self._finder is not None:
+            self._finder.watch()
+
     async def aclose(self) -> None:
         if self._flusher is not None:
             await self._flusher
@@ -245,3 +263,5 @@ class RedisBus(Bus):
         self._receivers.clear()
         await self._subscriber.aclose()
         await self._publisher.aclose()
+        if self._finder is not None:
+            await self._finder.aclose()

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
@@ -44,6 +44,7 @@ from server.store.store import (
     StoredRoom,
     StoreError,
 )
+from server.store.topology import DURABILITIES, Durability
 
 # KEYS: room, log, chat, and (not on a cluster) the room under its old name.
 _CREATE = """
@@ -89,8 +90,6 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 1
 """
 
-Durability = Literal["primary", "replica"]
-DURABILITIES: tuple[Durability, ...] = ("primary", "replica")
 # How long a batch of saves waits for a replica before it fails ("replica" durability).
 WAIT_TIMEOUT_MS = 1000
 
@@ -148,6 +147,8 @@ class RedisStore(Store):
         # After a Redis restart (or a failover) the pooled connections are dead: a
         # command finding one so is sent once more on a fresh connection.
         retry = {"retry": Retry(NoBackoff(), 1), "retry_on_error": [RedisConnectionError]}
+        if self.topology.kind == "cluster":
+            raise topology.BadRedisUrl("Redis Cluster is not supported yet")
         if self.topology.kind == "sentinel":
             self._finder = topology.PrimaryFinder(self.topology)
             self._redis = self._finder.sentinel.master_for(
@@ -224,7 +225,8 @@ class RedisStore(Store):
         if self.durability == "replica":
             # Acknowledged only once a replica has it, as saves are.
             pipe = self._redis.pipeline(transaction=False)
-            self._create(keys=keys, args=[blob, self.idle_ttl_ms], client=pipe)
+            # EVAL, not EVALSHA: a create is rare, and a pipeline cannot load a script.
+            pipe.eval(_CREATE, len(keys), *keys, blob, self.idle_ttl_ms)
             pipe.wait(1, self._saves.wait_timeout_ms)
             created, replicas = await pipe.execute()
             if created and replicas < 1:

@@ -30,6 +30,9 @@ from server.store.resp import RespConnection
 log = logging.getLogger(__name__)
 
 Kind = Literal["single", "sentinel", "cluster"]
+# When a save is acknowledged: once the primary has it, or once a replica has it too.
+Durability = Literal["primary", "replica"]
+DURABILITIES: tuple[Durability, ...] = ("primary", "replica")
 Address = tuple[str, int]
 SENTINEL_PORT = 26379
 REDIS_PORT = 6379
@@ -190,3 +193,40 @@ class PrimaryFinder:
                 await self._events.aclose()
             attempt += 1
             await asyncio.sleep(WATCH_DELAYS[min(attempt, len(WATCH_DELAYS)) - 1])
+
+
+def problem(url: str, timeout_s: float = 3.0) -> str | None:
+    """Why the Redis at `url` does not answer a PING within `timeout_s` (under Sentinel:
+    no primary named, or it does not answer), or None if it does. Blocking; for start-up."""
+    import redis
+    from redis.sentinel import Sentinel as SyncSentinel
+
+    where = parse(url)
+    timeouts = {"socket_connect_timeout": timeout_s, "socket_timeout": timeout_s}
+    client: redis.Redis | redis.RedisCluster
+    if where.kind == "sentinel":
+        sentinels = SyncSentinel(list(where.nodes), sentinel_kwargs=timeouts)
+        client = sentinels.master_for(
+            where.service,
+            db=where.db,
+            username=where.username,
+            password=where.password,
+            **timeouts,
+        )
+    elif where.kind == "cluster":
+        nodes = [redis.cluster.ClusterNode(h, p) for h, p in where.nodes]
+        try:
+            client = redis.RedisCluster(
+                startup_nodes=nodes, username=where.username, password=where.password, **timeouts
+            )
+        except (redis.RedisError, OSError) as exc:  # it asks for the slot map at once
+            return str(exc) or type(exc).__name__
+    else:
+        client = redis.Redis.from_url(url, **timeouts)
+    try:
+        client.ping()
+    except (redis.RedisError, OSError) as exc:
+        return str(exc) or type(exc).__name__
+    finally:
+        client.close()
+    return None

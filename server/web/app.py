@@ -76,13 +76,14 @@ def describe_build() -> str:
     return "move path: interpreted (ZASHIKI_COMPILE=1 compiles it; see setup.py)"
 
 
-def make_store(redis_url: str | None) -> Store:
-    """The Redis store when an address is given, else the in-process one."""
+def make_store(redis_url: str | None, durability: str | None = None) -> Store:
+    """The Redis store when an address is given, else the in-process one; `durability`
+    as `--durability` (None: the store's default for that address)."""
     if not redis_url:
         return MemoryStore()
     from server.store.redis_store import RedisStore
 
-    return RedisStore(redis_url)
+    return RedisStore(redis_url, durability=durability)  # type: ignore[arg-type]
 
 
 def make_bus(redis_url: str | None) -> Bus:
@@ -99,6 +100,7 @@ def create_app(
     limits: Limits | None = None,
     lease_ms: int = LEASE_MS,
     node_id: str | None = None,
+    durability: str | None = None,
 ) -> Starlette:
     """The whole server as one ASGI app.
 
@@ -108,7 +110,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = make_store(redis_url)
+        store = make_store(redis_url, durability)
         await store.start()
         bus = make_bus(redis_url)
         await bus.start()

@@ -86,6 +86,7 @@ def serve(
     log_level: str = "info",
     log_format: str = "text",
     access_log: bool = False,
+    durability: str | None = None,
 ) -> None:
     """Serve until SIGINT/SIGTERM; the app's lifespan saves and closes on the way out.
 
@@ -100,7 +101,7 @@ def serve(
     logging.captureWarnings(True)
     log.info(describe_store(redis_url))
     log.info(describe_build())
-    app = create_app(redis_url, limits, lease_ms, node_id)
+    app = create_app(redis_url, limits, lease_ms, node_id, durability)
     config = uvicorn.Config(
         WebsocketFirst(app),
         host=host,

@@ -17,6 +17,9 @@ is run once more and counts if the second run is under (`--once`: no second run)
 the peers' harness, a step counts only if at least 95 % of its rate was handled: past
 some rate the generator itself cannot offer it all (a seat whose move is in flight is
 skipped), and a step that fell short says so.
+`--durability primary,replica` also starts a replica of that Redis and runs the whole
+sweep once per durability mode (`zashiki serve --durability`), a fresh server each, in
+the same run: what waiting for the replica costs per move and in highest rate.
 `--profile FILE` also samples the server with py-spy during the first rate step and
 prints where its CPU went (`--native`: exact shares, at the cost of that step's
 latencies).
@@ -391,6 +394,11 @@ def main() -> None:
         "--whole", action="store_true", help="clients ask for whole views only, no patches"
     )
     parser.add_argument(
+        "--durability",
+        help='e.g. "primary,replica": start a replica too and run the sweep once per '
+        "durability mode, a fresh server each",
+    )
+    parser.add_argument(
         "--once",
         action="store_true",
         help="run a rate whose p99 is over 50 ms only once (default: once more, and it "
@@ -432,40 +440,59 @@ def main() -> None:
         redis_port, port = free_port(), free_port()
         redis = ["redis-server", "--port", str(redis_port), "--bind", "127.0.0.1", "--dir", tmp]
         redis += ["--save", "", "--appendonly", "no"]
+        redis_procs = [redis]
+        modes: list[str | None] = [None]
+        if args.durability:
+            modes = [m.strip() for m in args.durability.split(",")]
+            replica = ["redis-server", "--port", str(free_port()), "--bind", "127.0.0.1"]
+            replica += ["--dir", tmp, "--dbfilename", "replica.rdb", "--save", ""]
+            replica += ["--appendonly", "no", "--replicaof", "127.0.0.1", str(redis_port)]
+            redis_procs.append(replica)
         serve = [args.python, "-m", "server", "serve", "--port", str(port)]
         serve += ["--redis-url", f"redis://127.0.0.1:{redis_port}/0"]
         serve += ["--frame-rate", BENCH_FRAME_RATE]
-        if pin:
-            redis, serve = ["taskset", "-c", "1", *redis], ["taskset", "-c", "0", *serve]
+        prefix: list[str] = []
         if args.nice:
-            redis, serve = (
-                ["nice", "-n", str(args.nice), *redis],
-                ["nice", "-n", str(args.nice), *serve],
-            )
+            prefix = ["nice", "-n", str(args.nice)]
+        pinned = (["taskset", "-c", "1"], ["taskset", "-c", "0"]) if pin else ([], [])
         # Own sessions: with the kernel's autogroup scheduling, a session shares CPU as one
         # group, so the server, Redis and the generator would otherwise split one share.
-        procs = [subprocess.Popen(redis, stdout=subprocess.DEVNULL, start_new_session=True)]
-        try:
-            with Path(tmp, "server.log").open("wb") as log:
-                procs.append(
-                    subprocess.Popen(
-                        serve, cwd=ROOT, stdout=log, stderr=log, start_new_session=True
-                    )
-                )
-            if args.nice:
-                for proc in procs:
-                    set_group_nice(proc.pid, args.nice)
-            url = f"http://127.0.0.1:{port}"
-            wait_healthy(url, procs[1])
-            where = "server on core 0, redis and generator on core 1" if pin else "unpinned"
-            # A compiled build (setup.py) in this tree runs instead of its Python source.
-            compiled = any((ROOT / "server" / "rooms").glob("room.*.so"))
-            print(
-                f"server pid {procs[1].pid}: {where}; nice {args.nice}; "
-                f"load average {os.getloadavg()[0]:.1f}; python {args.python}; "
-                f"move path {'compiled' if compiled else 'interpreted'}"
+        procs = [
+            subprocess.Popen(
+                [*prefix, *pinned[0], *cmd], stdout=subprocess.DEVNULL, start_new_session=True
             )
-            measure(url, procs[1].pid)
+            for cmd in redis_procs
+        ]
+        try:
+            for mode in modes:
+                durability = [] if mode is None else ["--durability", mode]
+                with Path(tmp, "server.log").open("ab") as log:
+                    server = subprocess.Popen(
+                        [*prefix, *pinned[1], *serve, *durability],
+                        cwd=ROOT,
+                        stdout=log,
+                        stderr=log,
+                        start_new_session=True,
+                    )
+                try:
+                    if args.nice:
+                        for proc in (*procs, server):
+                            set_group_nice(proc.pid, args.nice)
+                    url = f"http://127.0.0.1:{port}"
+                    wait_healthy(url, server)
+                    where = "server on core 0, redis and generator on core 1" if pin else "unpinned"
+                    # A compiled build (setup.py) in this tree runs instead of its Python source.
+                    compiled = any((ROOT / "server" / "rooms").glob("room.*.so"))
+                    print(
+                        f"server pid {server.pid}: {where}; nice {args.nice}; "
+                        f"load average {os.getloadavg()[0]:.1f}; python {args.python}; "
+                        f"move path {'compiled' if compiled else 'interpreted'}"
+                        + ("" if mode is None else f"; durability {mode} (a replica attached)")
+                    )
+                    measure(url, server.pid)
+                finally:
+                    server.terminate()
+                    server.wait(timeout=30)
         finally:
             for proc in reversed(procs):
                 proc.terminate()

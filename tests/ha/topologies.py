@@ -1,0 +1,283 @@
+"""Real Redis topologies on loopback ports for the drills: Sentinel (a primary, a replica
+and three sentinels) and Cluster (three primaries). Each is started once per test module.
+
+The Sentinel primary is reached through `LinkProxy`, a TCP relay that can freeze the
+replication link alone, as a network would: what the primary wrote after that never
+reaches the replica, while clients and sentinels still reach the primary.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import redis
+
+from tests.conftest import free_port, redis_server_binary, stop_process, wait_for_port
+
+SERVICE = "zk"
+
+
+def start_redis(workdir: Path, port: int, *extra: str) -> subprocess.Popen[bytes]:
+    """A redis-server on 127.0.0.1:`port`, no persistence, its files in `workdir`."""
+    binary = redis_server_binary()
+    assert binary is not None, "no redis-server on PATH"
+    workdir.mkdir(parents=True, exist_ok=True)
+    args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir)]
+    args += ["--save", "", "--appendonly", "no", *extra]
+    # A new replica is synced at once (Redis waits 5 s by default for others to share
+    # the transfer with).
+    args += ["--repl-diskless-sync-delay", "0"]
+    proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wait_for_port(port, proc)
+    return proc
+
+
+def until(check: object, timeout: float, what: str) -> None:
+    """Poll `check()` (a callable) until it is true; fail naming `what` after `timeout`."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with contextlib.suppress(redis.RedisError, OSError):
+            if check():  # type: ignore[operator]
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"{what}: not within {timeout} s")
+
+
+class LinkProxy:
+    """A TCP relay from a local port to `target`, on a thread of its own. `freeze()`
+    stops the replication connections through it (those that sent PSYNC) and `cut()`
+    drops them, discarding what was held back."""
+
+    def __init__(self, target: int) -> None:
+        self.target = target
+        self.port = free_port()
+        self.frozen = False
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._replication: set[asyncio.StreamWriter] = set()
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        self._ready.wait(5)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        server = self._loop.run_until_complete(
+            asyncio.start_server(self._accept, "127.0.0.1", self.port)
+        )
+        self._ready.set()
+        self._loop.run_forever()
+        server.close()
+
+    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target)
+        except OSError:
+            writer.close()
+            return
+        pair = (writer, up_writer)
+        self._writers |= set(pair)
+        await asyncio.gather(
+            self._pipe(reader, up_writer, pair, True), self._pipe(up_reader, writer, pair, False)
+        )
+
+    async def _pipe(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        pair: tuple[asyncio.StreamWriter, asyncio.StreamWriter],
+        upstream: bool,
+    ) -> None:
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError):
+            while data := await reader.read(65536):
+                if upstream and b"PSYNC" in data:
+                    self._replication |= set(pair)
+                if self.frozen and writer in self._replication:
+                    continue  # held back by the "network", then lost with the cut
+                writer.write(data)
+                await writer.drain()
+        writer.close()
+        self._writers.discard(writer)
+        self._replication.discard(writer)
+
+    def freeze(self) -> None:
+        """From now on nothing gets through (both ways); connections stay open."""
+        self.frozen = True
+
+    def cut(self) -> None:
+        """Drop every connection through the relay, and let new ones through again."""
+
+        def cut() -> None:
+            for writer in list(self._replication):
+                writer.transport.abort()
+            self._replication.clear()
+            self.frozen = False
+
+        self._loop.call_soon_threadsafe(cut)
+
+    def close(self) -> None:
+        """Stop the relay's thread."""
+
+        def close() -> None:
+            for writer in list(self._writers):
+                writer.transport.abort()
+            self._loop.stop()
+
+        self._loop.call_soon_threadsafe(close)
+        self._thread.join(5)
+
+
+class SentinelSetup:
+    """A primary (behind a `LinkProxy`: everyone, sentinels too, knows it by the relay's
+    port), its replica and three sentinels watching SERVICE, with a one-second
+    down-after: a dead primary is replaced in a few seconds."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.ports = [free_port(), free_port()]  # the two data servers
+        self.sentinel_ports = [free_port() for _ in range(3)]
+        self.procs: dict[int, subprocess.Popen[bytes]] = {}
+        self.proxy = LinkProxy(self.ports[0])
+
+    @property
+    def url(self) -> str:
+        """The redis+sentinel:// address of the service."""
+        nodes = ",".join(f"127.0.0.1:{p}" for p in self.sentinel_ports)
+        return f"redis+sentinel://{nodes}/{SERVICE}/0"
+
+    def start(self) -> None:
+        """Start everything and wait until the sentinels agree on the primary and replica."""
+        primary, replica = self.ports
+        self.procs[primary] = start_redis(self.workdir / str(primary), primary)
+        self.procs[replica] = start_redis(
+            self.workdir / str(replica),
+            replica,
+            "--replicaof",
+            "127.0.0.1",
+            str(self.proxy.port),
+        )
+        for port in self.sentinel_ports:
+            conf = self.workdir / f"sentinel-{port}.conf"
+            conf.write_text(
+                f"port {port}\nbind 127.0.0.1\n"
+                f"sentinel monitor {SERVICE} 127.0.0.1 {self.proxy.port} 2\n"
+                f"sentinel down-after-milliseconds {SERVICE} 1000\n"
+                f"sentinel failover-timeout {SERVICE} 5000\n"
+                f"sentinel parallel-syncs {SERVICE} 1\n"
+            )
+            binary = redis_server_binary()
+            assert binary is not None
+            self.procs[port] = subprocess.Popen(
+                [binary, str(conf), "--sentinel"],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            wait_for_port(port, self.procs[port])
+        self.wait_settled()
+
+    def sentinel(self, port: int | None = None) -> redis.Redis:
+        """A client of one sentinel."""
+        return redis.Redis(port=port or self.sentinel_ports[0], socket_timeout=2)
+
+    def primary_port(self) -> int:
+        """The port of the primary the sentinels name now (the server's, not the relay's)."""
+        with self.sentinel() as client:
+            port = int(client.sentinel_get_master_addr_by_name(SERVICE)[1])
+        return self.ports[0] if port == self.proxy.port else port
+
+    def wait_settled(self, timeout: float = 30) -> None:
+        """Until every sentinel knows the others and a replica in sync with the primary."""
+
+        def settled() -> bool:
+            for port in self.sentinel_ports:
+                with self.sentinel(port) as client:
+                    if len(client.sentinel_sentinels(SERVICE)) < 2:
+                        return False
+                    replicas = client.sentinel_slaves(SERVICE)
+                    if not any(r["master-link-status"] == "ok" for r in replicas):
+                        return False
+            with redis.Redis(port=self.primary_port()) as primary:
+                return int(primary.info("replication")["connected_slaves"]) >= 1
+
+        until(settled, timeout, "the sentinels settling")
+
+    def kill_primary(self) -> int:
+        """kill -9 the primary; returns its port."""
+        port = self.primary_port()
+        self.procs[port].send_signal(signal.SIGKILL)
+        self.procs[port].wait()
+        return port
+
+    def restart(self, port: int, replica_of: int) -> None:
+        """Start the server of `port` again, empty, as a replica of `replica_of`."""
+        self.procs[port] = start_redis(
+            self.workdir / str(port), port, "--replicaof", "127.0.0.1", str(replica_of)
+        )
+
+    def stop(self) -> None:
+        """Stop every process and the relay."""
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                stop_process(proc)
+        self.proxy.close()
+
+
+class ClusterSetup:
+    """Three primaries in a Redis Cluster (no replicas), slots spread by redis-cli."""
+
+    def __init__(self, workdir: Path) -> None:
+        self.workdir = workdir
+        self.ports = [free_port() for _ in range(3)]
+        self.procs: dict[int, subprocess.Popen[bytes]] = {}
+
+    @property
+    def url(self) -> str:
+        """The redis+cluster:// address (all three nodes as seeds)."""
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports) + "/"
+
+    def start(self) -> None:
+        """Start the nodes, create the cluster, wait until every slot is served."""
+        for port in self.ports:
+            self.start_node(port)
+        nodes = [f"127.0.0.1:{p}" for p in self.ports]
+        subprocess.run(
+            ["redis-cli", "--cluster", "create", *nodes, "--cluster-yes"],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
+
+        def ready() -> bool:
+            for port in self.ports:
+                with redis.Redis(port=port) as node:
+                    if node.cluster("info")["cluster_state"] != "ok":
+                        return False
+            return True
+
+        until(ready, 30, "the cluster coming up")
+
+    def start_node(self, port: int) -> None:
+        """Start (or restart, keeping its data and cluster config) one node."""
+        workdir = self.workdir / str(port)
+        workdir.mkdir(parents=True, exist_ok=True)
+        binary = redis_server_binary()
+        assert binary is not None
+        args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir)]
+        args += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
+        args += ["--cluster-node-timeout", "2000", "--save", "3600 1", "--appendonly", "no"]
+        self.procs[port] = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        wait_for_port(port, self.procs[port])
+
+    def stop(self) -> None:
+        """Stop every node."""
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                stop_process(proc)
