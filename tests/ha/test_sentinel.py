@@ -5,6 +5,7 @@ the store and two real server processes on them; the primary killed under load.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -77,11 +78,14 @@ async def player(
     acked: list[tuple[int, dict[str, Any]]],
     stamps: list[float],
     refused: list[str],
+    stop: asyncio.Event,
 ) -> None:
     """Play every seat of `conn` for as long as it runs: each acknowledged move (seat,
     action) and its time are kept; a refusal (the store failing over) is counted and the move chosen
     afresh from the next view, as a client would."""
-    while True:
+    # Stopped by `stop`, not by cancelling: in Python 3.11 wait_for can swallow a
+    # cancellation that comes as the move is answered.
+    while not stop.is_set():
         moved = False
         for seat in conn.seats:
             move = next_move(conn.view, seat)
@@ -102,6 +106,16 @@ async def player(
             moved = True
         if not moved:
             await asyncio.sleep(0.02)
+
+
+@contextlib.asynccontextmanager
+async def bounded(what: str, seconds: float) -> AsyncIterator[None]:
+    """Fail naming `what` if it takes longer than `seconds` (instead of hanging)."""
+    try:
+        async with asyncio.timeout(seconds):
+            yield
+    except TimeoutError:
+        raise AssertionError(f"{what} took over {seconds} s") from None
 
 
 def moves_missing(acked: list[tuple[int, Any]], log: list[tuple[int, Any]]) -> int:
@@ -146,24 +160,33 @@ async def test_killing_the_primary_under_load_loses_no_acknowledged_move(
     sentinels: SentinelSetup, servers: tuple[ServerProcess, ServerProcess]
 ) -> None:
     a, b = servers
-    rooms = [await humans_room(Client((a, b)[i % 2].url)) for i in range(ROOMS)]
-    # Each room played through the other process than the one that made it.
-    # (A connection holds at most two seats.)
-    conns = [
-        await Client((b, a)[i % 2].url).connect(code, tokens[half : half + 2])
-        for i, (code, tokens) in enumerate(rooms)
-        for half in (0, 2)
-    ]
+
+    async with bounded("making the rooms", 30):
+        rooms = [await humans_room(Client((a, b)[i % 2].url)) for i in range(ROOMS)]
+        # Each room played through the other process than the one that made it.
+        # (A connection holds at most two seats.)
+        conns = [
+            await Client((b, a)[i % 2].url).connect(code, tokens[half : half + 2])
+            for i, (code, tokens) in enumerate(rooms)
+            for half in (0, 2)
+        ]
     acked: list[list[tuple[int, dict[str, Any]]]] = [[] for _ in conns]
     stamps: list[list[float]] = [[] for _ in conns]
     refused: list[str] = []
+    stop = asyncio.Event()
     players = [
-        asyncio.create_task(player(conn, acked[i], stamps[i], refused))
+        asyncio.create_task(player(conn, acked[i], stamps[i], refused, stop))
         for i, conn in enumerate(conns)
     ]
     try:
-        await asyncio.sleep(1.5)
-        assert all(stamps), "every room plays before the drill"
+        deadline = time.monotonic() + 20
+        while not all(len(s) >= 5 for s in stamps):
+            assert time.monotonic() < deadline, (
+                f"not every room plays: {[len(s) for s in stamps]} {refused} "
+                f"{[c.view and c.view['legal'] for c in conns]} {[c.seats for c in conns]}"
+            )
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.0)
         # The replica falls behind (its link frozen), then the primary dies: what only
         # the primary had is lost with it, so it must not have been acknowledged.
         sentinels.proxy.freeze()
@@ -191,11 +214,11 @@ async def test_killing_the_primary_under_load_loses_no_acknowledged_move(
         assert all_back(), f"rooms never answered again: {a.output()}\n{b.output()}"
         await asyncio.sleep(1.0)  # moves on after the failover
     finally:
-        for task in players:
-            task.cancel()
-        await asyncio.gather(*players, return_exceptions=True)
-        for conn in conns:
-            await conn.close()
+        stop.set()
+        async with bounded("closing the connections", 60):
+            await asyncio.gather(*players, return_exceptions=True)
+            for conn in conns:
+                await conn.close()
     print(
         f"\nsentinel drill: new primary named {failover_s:.2f} s and rooms answered again "
         f"{min(back):.2f}-{max(back):.2f} s after kill -9 of the primary; "
@@ -205,10 +228,11 @@ async def test_killing_the_primary_under_load_loses_no_acknowledged_move(
     # Every acknowledged move is in its room's move log, in the order acknowledged.
     lost = 0
     reader = RedisStore(sentinels.url, durability="primary")
-    for i, (code, _) in enumerate(rooms):
-        log = [(e["s"], e["a"]) for e in await reader.read_log(code) if e["k"] == "m"]
-        lost += moves_missing(acked[2 * i] + acked[2 * i + 1], log)
-    await reader.aclose()
+    async with bounded("reading the logs", 30):
+        for i, (code, _) in enumerate(rooms):
+            log = [(e["s"], e["a"]) for e in await reader.read_log(code) if e["k"] == "m"]
+            lost += moves_missing(acked[2 * i] + acked[2 * i + 1], log)
+        await reader.aclose()
     print(f"sentinel drill: {lost} acknowledged moves lost")
     assert lost == 0
     assert a.alive() and b.alive()
