@@ -28,6 +28,7 @@ addStrings({
     seat_revoked_left: "You left this seat.",
     seat_revoked_reissued: "The host gave this seat a new link; this device no longer holds it. Ask the host for the new link.",
     match_started_watch: "The match has started and every seat is taken. You can watch; if one of the seats is yours, open your seat link on this device.",
+    room_closed: "Every player left this room, so it is closed. Host a new room to play.",
     your_seat: "Your seat",
   },
   ja: {
@@ -41,6 +42,7 @@ addStrings({
     seat_revoked_left: "この席を離れました。",
     seat_revoked_reissued: "ホストがこの席のリンクを再発行したため、この端末はもう席に座っていません。新しいリンクをホストにもらってください。",
     match_started_watch: "対戦が始まり、席はすべて埋まっています。観戦できます。自分の席があるなら、この端末で席リンクを開いてください。",
+    room_closed: "全員が退出したため、この部屋は閉じられました。遊ぶには新しい部屋を作ってください。",
     your_seat: "あなたの席",
   },
 });
@@ -403,7 +405,8 @@ export function showRoom(code, { watch = false } = {}) {
       canSit
         ? el("button", { type: "button", id: "take-seat", "data-key": "take-seat", onclick: takeSeat },
           t("take_seat"))
-        : el("p", { id: "room-full" }, t(summary.status === "lobby" ? "room_full" : "match_started_watch")),
+        : el("p", { id: "room-full" },
+          t({ lobby: "room_full", closed: "room_closed" }[summary.status] || "match_started_watch")),
       " ",
       el("button", {
         type: "button", class: "ghost", id: "watch", onclick: () => { watch = true; connect(); },

@@ -94,3 +94,26 @@ def test_an_injected_inline_script_or_handler_does_not_run_and_the_page_is_clean
     page.goto(server_url + "/rules/usunoro.en.html")
     page.wait_for_timeout(300)
     assert refused == []
+
+
+def test_a_visitor_to_a_room_every_player_left_is_told_it_is_closed(
+    new_page, server_url: str
+) -> None:
+    def post(path: str, body: dict) -> dict:  # type: ignore[type-arg]
+        ask = urllib.request.Request(
+            server_url + path,
+            data=json.dumps(body).encode(),
+            headers={"content-type": "application/json"},
+        )
+        with urllib.request.urlopen(ask, timeout=10) as answer:
+            return json.loads(answer.read())
+
+    room = post("/api/rooms", {"game": "usunoro", "seats": ["host", "cpu", "cpu", "cpu"]})
+    post(f"/api/rooms/{room['code']}/start", {"token": room["token"]})
+    assert post(f"/api/rooms/{room['code']}/leave", {"token": room["token"]})["status"] == "closed"
+    for locale, words in (("en-US", "closed"), ("ja-JP", "閉じられました")):
+        page = new_page(locale=locale)
+        page.goto(f"{server_url}/?room={room['code']}")
+        page.evaluate(f"() => localStorage.setItem('zashiki.lang', '{locale[:2]}')")
+        page.reload()
+        assert words in page.locator("#room-full").inner_text()
