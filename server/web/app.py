@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.routing import Match, Mount, Route, WebSocketRoute
+from starlette.routing import Match, Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
@@ -31,7 +31,7 @@ from server.rooms.manager import LEASE_MS, RoomManager
 from server.store.bus import Bus, MemoryBus
 from server.store.memory_store import MemoryStore
 from server.store.store import Store
-from server.web import api, matches_api, openapi, seats_api, ws
+from server.web import games_api, http_io, matches_api, openapi, probes, rooms_api, seats_api, ws
 from server.web.limits import Limits
 from server.web.security import SecurityHeaders
 from server.web.services import Services
@@ -50,6 +50,18 @@ class ClientMount(Mount):
     """The browser client's files, mounted at / but never answering for /api/...: there a
     wrong method gets the API route's own 405 (with its Allow header) and an unknown path
     a 404, instead of the static files' "GET, HEAD"."""
+
+    # Its OpenAPI description (see openapi.Described), as GET /.
+    operations = {
+        "get": {
+            "operationId": "browserClient",
+            "summary": "The browser client (static files from client/web/, when present)",
+            "responses": {
+                "200": {"description": "the page", "content": {"text/html": {"schema": {}}}},
+                "404": {"description": "no browser client in this installation"},
+            },
+        }
+    }
 
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         """No match under /api/; elsewhere as a Mount."""
@@ -140,17 +152,21 @@ def create_app(
             log.info("rooms saved; store closed")
 
     routes = [
-        *api.routes,
+        *games_api.routes,
+        *rooms_api.routes,
         *seats_api.routes,
         *matches_api.routes,
-        Route("/openapi.json", openapi.openapi_json, methods=["GET"]),
+        *probes.routes,
+        *openapi.routes,
         WebSocketRoute("/ws", ws.play),
     ]
     if STATIC_DIR.is_dir():
         routes.append(ClientMount("/", StaticFiles(directory=STATIC_DIR, html=True), name="client"))
-    return Starlette(
+    app = Starlette(
         routes=routes,
         lifespan=lifespan,
-        exception_handlers=api.exception_handlers,
+        exception_handlers=http_io.exception_handlers,
         middleware=[Middleware(SecurityHeaders)],
     )
+    app.state.openapi = openapi.document(routes)
+    return app

@@ -22,8 +22,8 @@ from server.rooms.errors import RoomError
 from server.rooms.manager import Attached, Attachment
 from server.store.store import StoreError
 from server.web import frames
-from server.web.api import STORE_DOWN, RateLimited, spend
 from server.web.frames import Close, FrameError
+from server.web.http_io import STORE_DOWN, RateLimited, spend
 from server.web.limits import TokenBucket
 from server.web.services import Services
 from server.web.ws_protocol import (

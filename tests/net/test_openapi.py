@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, settings
 from starlette.routing import Mount, Route
 
 from server.web.app import create_app
-from server.web.openapi import document, golden
+from server.web.openapi import document as assembled
 from tests.net.conftest import ServerProcess
 
 
@@ -58,11 +58,21 @@ def served_operations() -> set[tuple[str, str]]:
     return served
 
 
+def document() -> dict[str, Any]:
+    """The document of the app's routes, as /openapi.json serves it."""
+    return assembled(create_app().routes)
+
+
+def golden() -> str:
+    """The document as its golden copy keeps it: indented JSON, keys in document order."""
+    return json.dumps(document(), indent=1, ensure_ascii=False) + "\n"
+
+
 def test_every_served_route_is_described_and_nothing_else() -> None:
     described = {(m, p) for p, item in document()["paths"].items() for m in item}
     served = served_operations()
-    assert served - described == set(), "routes missing from server/web/openapi_*.py"
-    assert described - served == set(), "described in openapi_*.py but not served"
+    assert served - described == set(), "routes served without a description (openapi.Described)"
+    assert described - served == set(), "described but not served"
     assert any(path.startswith("/api/") for _, path in served)
 
 
@@ -71,9 +81,9 @@ GOLDEN = Path(__file__).with_name("openapi.golden.json")
 
 def test_the_document_is_its_golden_copy() -> None:
     """A change to the document is meant only with its golden copy regenerated
-    (`python3 -m server.web.openapi > tests/net/openapi.golden.json`) and its diff read."""
+    (`python3 -m tests.net.test_openapi > tests/net/openapi.golden.json`) and its diff read."""
     kept = GOLDEN.read_text(encoding="utf-8")
-    again = "if meant: python3 -m server.web.openapi > tests/net/openapi.golden.json"
+    again = "if meant: python3 -m tests.net.test_openapi > tests/net/openapi.golden.json"
     assert document() == json.loads(kept), f"the document differs from its golden copy; {again}"
     assert golden() == kept, f"the same content in another order or layout; {again}"
 
@@ -132,3 +142,7 @@ def test_schemathesis_ran_every_operation() -> None:
     operations = sum(len(item) for item in document()["paths"].values())
     print(f"\nschemathesis: {sum(cases.values())} cases ({dict(cases)}), {operations} operations")
     assert cases["random"] >= operations
+
+
+if __name__ == "__main__":
+    print(golden(), end="")
