@@ -59,6 +59,14 @@ Attached = Attachment | RemoteAttachment
 # Asks of the processes running a room per attach; the last one never takes the room over,
 # so a room handed on again and again (a lost race each time) still gets its client.
 ATTACH_ASKS = 3
+# The relay's counters in `RoomManager.stats`.
+RELAY_STATS = (
+    "relay_links_out",
+    "relay_links_in",
+    "handovers_given",
+    "handovers_taken",
+    "relay_timeouts",
+)
 
 
 class RoomManager:
@@ -287,21 +295,11 @@ class RoomManager:
 
     # -- introspection -------------------------------------------------------------------
     def stats(self) -> dict[str, float]:
-        """Counters for /metrics: live rooms, attachments, moves and saves done, save time.
-
-        Also the relay's (zero without a bus): links relayed to other processes
-        (relay_links_out) and served for them (relay_links_in), rooms handed over
-        (handovers_given, handovers_taken), relay requests timed out (relay_timeouts).
-        """
+        """Counters for /metrics: live rooms, attachments, moves and saves done, save time;
+        and the relay's (`RELAY_STATS`, zero without a bus): links relayed to other
+        processes and served for them, rooms handed over each way, requests timed out."""
         relay = self.relay.stats() if self.relay is not None else {}
-        return {
-            **self.live.stats(),
-            "relay_links_out": relay.get("relay_links_out", 0),
-            "relay_links_in": relay.get("relay_links_in", 0),
-            "handovers_given": relay.get("handovers_given", 0),
-            "handovers_taken": relay.get("handovers_taken", 0),
-            "relay_timeouts": relay.get("relay_timeouts", 0),
-        }
+        return {**self.live.stats(), **{key: relay.get(key, 0) for key in RELAY_STATS}}
 
     def inspect(self, code: str) -> dict[str, Any] | None:
         """The live room's whole state as it would be saved now (tests, debugging)."""
@@ -331,7 +329,6 @@ class RoomManager:
             raise RoomError("bad_game", f"no game called {game_id!r}") from None
 
     # -- internals -------------------------------------------------------------------------
-
     def _game_and_policy(self, game_id: str) -> tuple[Game, Policy]:
         return self.game_of(game_id), self._policies.get(game_id) or policy_for(game_id)
 
