@@ -37,6 +37,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             _, source = given(REDIS_URL, args, os.environ)
             return fail("serve", f"{source}: the store does not answer: {problem}", NO_STORE)
     from server.web.limits import Limits
+    from server.web.push import PushConfig
     from server.web.serve import serve
 
     frames_per_second, frame_burst = settings["frame_rate"]
@@ -47,6 +48,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         frame_burst=frame_burst,
         ping_interval_s=settings["ws_ping_s"],
     )
+    push = PushConfig(settings["push"], settings["push_contact"], settings["push_gap_s"])
     serve(
         host=settings["host"],
         port=settings["port"],
@@ -58,6 +60,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log_format=settings["log_format"],
         access_log=settings["access_log"] == "on",
         durability=settings["durability"],
+        push=push,
     )
     return 0
 

@@ -21,6 +21,7 @@ from server.web.limits import parse_rate_limits
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
 LOG_FORMATS = ("text", "json")
+PUSH_MODES = ("on", "off", "loopback")
 # A value echoed in an error is cut here: an environment variable can hold anything.
 SHOWN_MAX = 80
 
@@ -163,6 +164,23 @@ def redis_url(text: str) -> str:
     return text
 
 
+def push_contact(text: str) -> str:
+    """The VAPID contact: a mailto: address or an https URL.
+
+    >>> push_contact("mailto:ops@example.net")
+    'mailto:ops@example.net'
+    >>> push_contact("ops@example.net")
+    Traceback (most recent call last):
+    ValueError: not mailto:ADDRESS or https://...
+    """
+    value = text.strip()
+    if value.startswith("mailto:") and "@" in value[7:]:
+        return value
+    if value.startswith("https://") and len(value) > 8:
+        return value
+    raise ValueError("not mailto:ADDRESS or https://...")
+
+
 def one_of(choices: tuple[str, ...]) -> Callable[[str], str]:
     """A parser taking one of `choices` (any case)."""
 
@@ -249,6 +267,29 @@ SERVE: tuple[Setting, ...] = (
         "16",
         positive_int,
         "spectator connections a room takes (seat holders are counted apart)",
+    ),
+    Setting(
+        "--push",
+        "ZASHIKI_PUSH",
+        "on",
+        one_of(PUSH_MODES),
+        'Web Push "your move" notifications: on (to https push services), off, or '
+        "loopback (tests only: also to http://127.0.0.1 stand-ins)",
+    ),
+    Setting(
+        "--push-contact",
+        "ZASHIKI_PUSH_CONTACT",
+        "mailto:push@zashiki.invalid",
+        push_contact,
+        "who push services may write to about this server's pushes (VAPID sub): "
+        "mailto:ADDRESS or an https URL; set a real one (some services refuse made-up ones)",
+    ),
+    Setting(
+        "--push-gap-s",
+        "ZASHIKI_PUSH_GAP_S",
+        "180",
+        positive_seconds,
+        "the least time between two pushes to one seat of one room",
     ),
     Setting(
         "--log-level",

@@ -1,4 +1,5 @@
-// The page's boot and router: the lobby at "/", a room at "/?room=CODE", the replay of
+// The page's boot and router: the lobby at "/" ("/?rooms=1", where the installed app
+// starts, opens it at "Your rooms"), a room at "/?room=CODE", the replay of
 // its match N at "/?room=CODE&replay=N". Each page is a
 // module (lobby.js, room.js) that draws into the main area and hands back its rerender
 // (for a language change) and teardown (when the router leaves it).
@@ -9,6 +10,7 @@ import { main } from "./page.js";
 import { showLobby } from "./lobby.js";
 import { showRoom } from "./room.js";
 import { showReplay } from "./replay.js";
+import "./install.js";
 
 for (const table of Object.values(TABLES)) if (table.STRINGS) addStrings(table.STRINGS);
 
@@ -41,6 +43,7 @@ function route() {
   if (code && Number.isInteger(replay) && replay > 0) current = showReplay(code, replay);
   else current = code ? showRoom(code, { watch: params.get("watch") === "1" }) : showLobby(navigate);
   main.focus({ preventScroll: true });
+  if (!code && params.has("rooms")) document.getElementById("your-rooms")?.scrollIntoView();
 }
 
 window.addEventListener("popstate", route);

@@ -12,7 +12,11 @@ export class ApiError extends Error {
   }
 }
 
-/** Call an HTTP route; resolves with the JSON answer or rejects with an ApiError. */
+/**
+ * Call an HTTP route; resolves with the JSON answer or rejects with an ApiError. Each call
+ * tells the page whether the server could be reached (a "zashiki:reach" event, detail
+ * true or false: install.js shows what still works offline).
+ */
 export async function api(method, path, body) {
   const init = { method, headers: {} };
   if (body !== undefined) {
@@ -23,8 +27,10 @@ export async function api(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (err) {
+    window.dispatchEvent(new CustomEvent("zashiki:reach", { detail: false }));
     throw new ApiError("network", String(err), 0);
   }
+  window.dispatchEvent(new CustomEvent("zashiki:reach", { detail: true }));
   const data = await response.json().catch(() => ({}));
   if (!response.ok) {
     const error = data || {};

@@ -14,6 +14,7 @@ import { coverNote, presencePanel } from "./presence.js";
 import { claimSeatLink, copyBox, mySeatLinks, seatLink } from "./seat_link.js";
 import { clearTurnSignal, setYourMove, turnAlertsToggle } from "./turn_signal.js";
 import { leaveRoom } from "./your_rooms.js";
+import { pushToggle } from "./push.js";
 import { addStrings } from "./i18n.js";
 
 addStrings({
@@ -506,6 +507,9 @@ export function showRoom(code, { watch = false } = {}) {
       held().length && !watch ? el("div", { class: "my-seat" }, mySeatLinks(code),
         nameField({ onSave: renameSeats, current: myCurrentName() }), leaveControls()) : null,
       turnAlertsToggle(),
+      watch ? null : held().map((s, _, all) => pushToggle(code, s, {
+        label: all.length > 1 ? t("seat_n", { n: s.seat + 1 }) : null,
+      })),
       el("label", { class: "row" }, el("input", {
         type: "checkbox", checked: reduced, id: "reduced-motion",
         onchange: (e) => {

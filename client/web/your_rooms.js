@@ -8,6 +8,7 @@ import { api, seatStore } from "./net.js";
 import { errorText, gameName, notify } from "./page.js";
 import { seatName } from "./names.js";
 import { duration } from "./presence.js";
+import { pushToggle } from "./push.js";
 
 addStrings({
   en: {
@@ -22,6 +23,7 @@ addStrings({
     resume: "Resume",
     leave_seat: "Leave seat",
     left_seat: "You left the seat.",
+    your_rooms_offline: "Offline: as this device last saw them.",
   },
   ja: {
     your_rooms: "参加中の部屋",
@@ -35,10 +37,13 @@ addStrings({
     resume: "再開",
     leave_seat: "席を離れる",
     left_seat: "席を離れました。",
+    your_rooms_offline: "オフライン：この端末が最後に見たときの様子です。",
   },
 });
 
 const LIMIT = 20;
+// The last answer, shown when the server cannot be reached (the app opens offline).
+const LAST_KEY = "zashiki.yourRooms.last";
 
 /** Leave every seat this browser holds in room `code`; true when done. */
 export async function leaveRoom(code) {
@@ -55,6 +60,14 @@ export async function leaveRoom(code) {
   }
 }
 
+function lastSeen() {
+  try {
+    return JSON.parse(localStorage.getItem(LAST_KEY)) || [];
+  } catch {
+    return [];
+  }
+}
+
 /**
  * The "your rooms" panel; `navigate(code)` opens a room. Returns {node, refresh, redraw}:
  * the panel fills itself after one call, again on refresh(); redraw() for a new language.
@@ -65,6 +78,7 @@ export function yourRoomsPanel(navigate) {
   const node = el("section", { class: "panel", "aria-labelledby": "your-rooms-title", id: "your-rooms" },
     title, list);
   let rooms = [];
+  let offline = false;
 
   function row(room) {
     const turn = room.your_turn
@@ -82,14 +96,23 @@ export function yourRoomsPanel(navigate) {
         el("button", {
           type: "button", class: "ghost", "data-key": "leave-" + room.code,
           onclick: async () => { if (await leaveRoom(room.code)) refresh(); },
-        }, t("leave_seat"))));
+        }, t("leave_seat"))),
+      pushToggles(room.code));
+  }
+
+  function pushToggles(code) {
+    const held = seatStore.get(code);
+    return held.map((seat) => pushToggle(code, seat, {
+      short: true, label: held.length > 1 ? t("seat_n", { n: seat.seat + 1 }) : null,
+    }));
   }
 
   function draw() {
     title.textContent = t("your_rooms");
-    list.replaceChildren(rooms.length
-      ? el("ul", { class: "room-list" }, rooms.map(row))
-      : el("p", { class: "muted" }, t("your_rooms_none")));
+    list.replaceChildren(offline && rooms.length ? el("p", { class: "muted" }, t("your_rooms_offline")) : "",
+      rooms.length
+        ? el("ul", { class: "room-list" }, rooms.map(row))
+        : el("p", { class: "muted" }, t("your_rooms_none")));
   }
 
   async function refresh() {
@@ -117,8 +140,12 @@ export function yourRoomsPanel(navigate) {
         else byCode.set(entry.code, entry);
       });
       rooms = [...byCode.values()];
-    } catch {
-      rooms = [];
+      offline = false;
+      localStorage.setItem(LAST_KEY, JSON.stringify(rooms));
+    } catch (err) {
+      // Unreachable: the last answer, for the rooms still held. Any other failure: none.
+      offline = err.code === "network";
+      rooms = offline ? lastSeen().filter((room) => seatStore.get(room.code).length) : [];
     }
     draw();
   }

@@ -37,6 +37,7 @@ from server.games.contract import Game
 from server.logs import room_event
 from server.rooms.actor import dumps, journal
 from server.rooms.actor.clock import Clock
+from server.rooms.actor.nudges import Notifier
 from server.rooms.actor.room import Room, summary_of_blob
 from server.rooms.actor.state import Attachment, Listener
 from server.rooms.errors import RoomError
@@ -77,7 +78,8 @@ class RoomManager:
     `bus` (None: rooms run by another process are refused); relayed requests wait
     `relay_timeout_s` for an answer. `games` adds games beyond the registry and
     `policies` overrides the CPU policy per game id (tests); otherwise
-    `registry.get(game_id)` and `policy_for(game_id)` are used.
+    `registry.get(game_id)` and `policy_for(game_id)` are used. `notifier` is told when a
+    seat holder who is away has a move to make (actor/nudges.py; Web Push).
     """
 
     def __init__(
@@ -92,8 +94,10 @@ class RoomManager:
         games: dict[str, Game] | None = None,
         bus: Bus | None = None,
         relay_timeout_s: float = REQUEST_TIMEOUT_S,
+        notifier: Notifier | None = None,
     ) -> None:
         self.store = store
+        self.notifier = notifier
         self.clock = clock
         self.instance_id = instance_id
         self._policies = dict(policies or {})
@@ -341,6 +345,7 @@ class RoomManager:
             "policy": self._policies.get(game_id) or policy_for(game_id),
             "on_lost": self.live.on_lost,
             "wall": time.time,
+            "notifier": self.notifier,
         }
 
     async def _call(self, code: str, kind: str, *args: Any) -> Any:

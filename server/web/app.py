@@ -31,8 +31,20 @@ from server.rooms.manager import LEASE_MS, RoomManager
 from server.store.bus import Bus, MemoryBus
 from server.store.memory_store import MemoryStore
 from server.store.store import Store
-from server.web import games_api, http_io, matches_api, openapi, probes, rooms_api, seats_api, ws
+from server.web import (
+    app_shell,
+    games_api,
+    http_io,
+    matches_api,
+    openapi,
+    probes,
+    push_api,
+    rooms_api,
+    seats_api,
+    ws,
+)
 from server.web.limits import Limits
+from server.web.push import PushConfig, PushSender
 from server.web.security import SecurityHeaders
 from server.web.services import Services
 
@@ -113,12 +125,15 @@ def create_app(
     lease_ms: int = LEASE_MS,
     node_id: str | None = None,
     durability: str | None = None,
+    push: PushConfig | None = None,
 ) -> Starlette:
     """The whole server as one ASGI app.
 
     `lease_ms` is how long a room's lease lasts unrenewed: after a crash, another
-    process takes the room over that much later.
+    process takes the room over that much later. `push` says whether and how it sends
+    Web Push notifications (on, to https push services, by default).
     """
+    push = push or PushConfig()
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -132,9 +147,15 @@ def create_app(
         # even then a save's version check lets only one of them go on with a room.
         owner = node_id or f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(3)}"
         clock = RealClock(asyncio.get_running_loop())
-        manager = RoomManager(store, clock, instance_id=owner, lease_ms=lease_ms, bus=bus)
+        sender = PushSender(store, push) if push.enabled else None
+        if sender is not None:
+            await sender.start()
+        manager = RoomManager(
+            store, clock, instance_id=owner, lease_ms=lease_ms, bus=bus, notifier=sender
+        )
         await manager.start()
         services = Services(store, manager, limits or Limits())
+        services.push = sender
         app.state.services = services
         # Everything made so far lives as long as the process: keep it out of the
         # collector's generations so full collections stay short under load.
@@ -147,6 +168,8 @@ def create_app(
         finally:
             services.metrics.gc.uninstall()
             await manager.aclose()
+            if services.push is not None:
+                await services.push.aclose()
             await bus.aclose()
             await store.aclose()
             log.info("rooms saved; store closed")
@@ -156,11 +179,13 @@ def create_app(
         *rooms_api.routes,
         *seats_api.routes,
         *matches_api.routes,
+        *push_api.routes,
         *probes.routes,
         *openapi.routes,
         WebSocketRoute("/ws", ws.play),
     ]
     if STATIC_DIR.is_dir():
+        routes.append(app_shell.route(STATIC_DIR))
         routes.append(ClientMount("/", StaticFiles(directory=STATIC_DIR, html=True), name="client"))
     app = Starlette(
         routes=routes,

@@ -18,6 +18,7 @@ from server.rooms.manager import LEASE_MS
 from server.web import ws
 from server.web.app import create_app, describe_build, describe_store
 from server.web.limits import Limits
+from server.web.push import PushConfig
 from server.web.ws_protocol import DirectSendProtocol
 
 log = logging.getLogger("zashiki")
@@ -87,6 +88,7 @@ def serve(
     log_format: str = "text",
     access_log: bool = False,
     durability: str | None = None,
+    push: PushConfig | None = None,
 ) -> None:
     """Serve until SIGINT/SIGTERM; the app's lifespan saves and closes on the way out.
 
@@ -101,7 +103,7 @@ def serve(
     logging.captureWarnings(True)
     log.info(describe_store(redis_url))
     log.info(describe_build())
-    app = create_app(redis_url, limits, lease_ms, node_id, durability)
+    app = create_app(redis_url, limits, lease_ms, node_id, durability, push)
     config = uvicorn.Config(
         WebsocketFirst(app),
         host=host,

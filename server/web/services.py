@@ -11,6 +11,7 @@ from server.rooms.manager import RoomManager
 from server.store.store import Store
 from server.web.limits import Limits, RoomConnections
 from server.web.metrics import Metrics
+from server.web.push import PushSender
 from server.web.ratelimit import KeyedLimiter
 
 
@@ -31,6 +32,8 @@ class Services:
     archive: Archive = field(init=False)
     # Set when the process starts to stop: /readyz answers 503 from then on.
     draining: bool = False
+    # Web Push "your move" (push.py); None when the server sends no pushes.
+    push: PushSender | None = None
 
     def __post_init__(self) -> None:
         self.connections = RoomConnections(self.limits.connections_per_room)

@@ -2,7 +2,8 @@
 message (built by view_messages.py), a patch where the client takes patches.
 
 What the last publish sent is kept, so unchanged seats go as the very same object (the
-frame encoder's packed copy stays good, and patches leave them out).
+frame encoder's packed copy stays good, and patches leave them out). After each publish
+the seat holders who are away may be told it is their move (nudges.py).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 
 from server.logs import room_event
 from server.rooms.actor import view_messages
+from server.rooms.actor.nudges import Nudges
 from server.rooms.actor.state import RoomState, deliver
 
 log = logging.getLogger(__name__)
@@ -26,6 +28,8 @@ class Publisher:
         self._seats: list[dict[str, Any]] = []  # the seats the last publish showed
         self._seats_worked: list[dict[str, Any]] | None = None  # presence's, that time
         self._status = room.core.status  # the status the last publish showed
+        notifier = room.notifier
+        self.nudges = None if notifier is None else Nudges(notifier, room.core.status)
 
     def publish(self) -> None:
         """Send every attachment its view message (with its ack, if it moved)."""
@@ -72,6 +76,8 @@ class Publisher:
                 message = whole[att.seats]
             att.published = self.publishes
             deliver(att, message if ack is None else {**message, "ack": ack})
+        if self.nudges is not None:
+            self.nudges.after_publish(room.code, core, seats)
 
     def _log_status(self) -> None:
         """The log line for a match that started or ended (with this publish's save)."""

@@ -21,6 +21,7 @@ from server.rooms.actor.clock import Clock
 from server.rooms.actor.core import RoomCore
 from server.rooms.actor.inbox import Inbox
 from server.rooms.actor.journal import Journal, Step
+from server.rooms.actor.nudges import Notifier
 from server.rooms.actor.presence import Presence
 from server.rooms.errors import RoomError
 from server.rooms.seats import talk
@@ -52,6 +53,8 @@ class RoomState:
         self.clock: Clock = deps["clock"]
         self.on_lost: Callable[[RoomState], None] = deps["on_lost"]
         self.wall: Callable[[], float] = deps.get("wall", time.time)
+        # Who tells away seat holders it is their move (nudges.py); None: nobody.
+        self.notifier: Notifier | None = deps.get("notifier")
         self.attachments: list[Attachment] = []
         self.queue: Inbox[Input] = Inbox(wake)
         self.loop: asyncio.AbstractEventLoop | None = None  # set by the actor's start()
