@@ -33,10 +33,13 @@ class MarkFirst(Policy):
         return Decision(marks[0], DELAY_MS)
 
 
-def started(seed: int, options: dict[str, Any] | None = None) -> RoomCore:
-    """A playing room: seat 0 a human host ("tok"), seats 1-3 CPUs, game time from 0."""
+def started(seed: int, options: dict[str, Any] | None = None, humans: int = 1) -> RoomCore:
+    """A playing room: seat 0 a human host ("tok"), then `humans` - 1 more humans ("tok1",
+    ...), the rest CPUs, game time from 0."""
     settings = RoomSettings("usunoro", GAME.resolve_options(options), seed, host=0)
-    seats = [Seat("human", "Hana", "tok")] + [Seat("cpu") for _ in range(3)]
+    seats = [Seat("human", "Hana", "tok")]
+    seats += [Seat("human", "", f"tok{i}") for i in range(1, humans)]
+    seats += [Seat("cpu") for _ in range(4 - humans)]
     core = RoomCore(settings, seats, GAME, MarkFirst())
     core.set_running(True, 0.0)
     core.start("tok", 0.0)
@@ -53,7 +56,9 @@ def test_u10_cpu_moves_due_together_fire_in_the_deals_tie_order() -> None:
 
 @pytest.mark.parametrize("how", ["covered", "left"])
 def test_u13_a_cpu_playing_a_human_seat_does_not_restart_the_idle_void(how: str) -> None:
-    core = started(seed=3, options={"idle_void_ms": 10_000, "mark_timeout_ms": 0})
+    # A second human, covered by a CPU too: the last human leaving would close the room.
+    core = started(seed=3, options={"idle_void_ms": 10_000, "mark_timeout_ms": 0}, humans=2)
+    core.set_covered(1, True, 0.0)
     if how == "covered":
         core.set_covered(0, True, 0.0)
     else:
