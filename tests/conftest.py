@@ -90,6 +90,21 @@ def redis_url() -> Iterator[str]:
             stop_process(proc)
 
 
+@pytest.fixture(scope="session")
+def sentinel_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A redis+sentinel:// address: a primary, a replica and three sentinels, started on
+    first use and shared by the session (tests/ha/topologies.py; the drills that kill
+    its primary start their own)."""
+    from tests.ha.topologies import SentinelSetup
+
+    setup = SentinelSetup(tmp_path_factory.mktemp("sentinel"))
+    try:
+        setup.start()
+        yield setup.url
+    finally:
+        setup.stop()
+
+
 class RedisProcess:
     """A `redis-server` of one test's own, stopped and started again on the same port
     (to play a Redis outage); `url` stays valid across restarts."""

@@ -12,8 +12,8 @@ keys on one shard); releases before it named the keys without braces (`room:CODE
 one server or under Sentinel, a room found only under those names takes the new ones
 when it is first loaded (`_ADOPT`), so rooms saved before an upgrade play on after it.
 
-The address (topology.py) is one Redis, a primary found through Sentinel (followed
-across failovers), or a Redis Cluster. `durability="replica"` acknowledges a save only
+The address (topology.py) is one Redis, or a primary found through Sentinel (followed
+across failovers). `durability="replica"` acknowledges a save only
 once a replica has it (group_commit.py: one WAIT per batch).
 
 A save is one Lua script, atomic on its own; the saves of many rooms go to Redis
@@ -46,10 +46,10 @@ from server.store.store import (
 )
 from server.store.topology import DURABILITIES, Durability
 
-# KEYS: room, log, chat, and (not on a cluster) the room under its old name.
+# KEYS: room, log, chat, and the room under its old name (the code is taken either way).
 _CREATE = """
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-if KEYS[4] and redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[4]) == 1 then return 0 end
 redis.call('DEL', KEYS[2], KEYS[3])
 redis.call('HSET', KEYS[1], 'ver', 1, 'b', ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -146,9 +146,7 @@ class RedisStore(Store):
         self._finder: topology.PrimaryFinder | None = None
         # After a Redis restart (or a failover) the pooled connections are dead: a
         # command finding one so is sent once more on a fresh connection.
-        retry = {"retry": Retry(NoBackoff(), 1), "retry_on_error": [RedisConnectionError]}
-        if self.topology.kind == "cluster":
-            raise topology.BadRedisUrl("Redis Cluster is not supported yet")
+        retry, retry_on = Retry(NoBackoff(), 1), [RedisConnectionError]
         if self.topology.kind == "sentinel":
             self._finder = topology.PrimaryFinder(self.topology)
             self._redis = self._finder.sentinel.master_for(
@@ -157,7 +155,8 @@ class RedisStore(Store):
                 username=self.topology.username,
                 password=self.topology.password,
                 socket_connect_timeout=CONNECT_TIMEOUT_S,
-                **retry,
+                retry=retry,
+                retry_on_error=retry_on,
             )
             connection = RespConnection(
                 self.topology.node_url(("sentinel", 0)), locate=self._finder.locate
@@ -165,12 +164,14 @@ class RedisStore(Store):
             self._finder.on_switch(connection.drop)
         else:
             pool = aioredis.BlockingConnectionPool.from_url(
-                url, max_connections=max_connections, timeout=10, **retry
+                url,
+                max_connections=max_connections,
+                timeout=10,
+                retry=retry,
+                retry_on_error=retry_on,
             )
             self._redis = aioredis.Redis.from_pool(pool)
             connection = RespConnection(url)
-        # Rooms saved under the key names of releases before hash tags (one server only).
-        self._legacy = True
         self.prefix = prefix
         self.idle_ttl_ms = idle_ttl_ms
         save_script = self._redis.register_script(SAVE_SCRIPT)
@@ -220,8 +221,7 @@ class RedisStore(Store):
     @_outage_is_store_error
     async def create(self, code: str, blob: bytes) -> None:
         keys = [self._key(kind, code) for kind in ("room", "log", "chat")]
-        if self._legacy:
-            keys.append(self._legacy_key("room", code))
+        keys.append(self._legacy_key("room", code))
         if self.durability == "replica":
             # Acknowledged only once a replica has it, as saves are.
             pipe = self._redis.pipeline(transaction=False)
@@ -239,7 +239,7 @@ class RedisStore(Store):
     @_outage_is_store_error
     async def load(self, code: str) -> StoredRoom | None:
         fields = await self._redis.hgetall(self._key("room", code))
-        if not fields and self._legacy:
+        if not fields:  # perhaps saved under the old names (a Redis Cluster would differ)
             kinds = ("room", "log", "chat", "push")
             keys = [self._key(k, code) for k in kinds] + [self._legacy_key(k, code) for k in kinds]
             if await self._adopt(keys=keys):
@@ -288,9 +288,7 @@ class RedisStore(Store):
     @_outage_is_store_error
     async def delete(self, code: str) -> None:
         kinds = ("room", "log", "chat", "lease", "push")
-        keys = [self._key(kind, code) for kind in kinds]
-        if self._legacy:
-            keys += [self._legacy_key(kind, code) for kind in kinds]
+        keys = [self._key(k, code) for k in kinds] + [self._legacy_key(k, code) for k in kinds]
         await self._redis.delete(*keys)
         await self._redis.hdel(self.prefix + "public", code)
 

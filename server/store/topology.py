@@ -1,10 +1,13 @@
-"""Where the Redis is: one server, a primary found through Sentinel, or a Redis Cluster.
+"""Where the Redis is: one server, or a primary found through Sentinel.
 
-`parse(url)` reads the three kinds of address the server takes:
+`parse(url)` reads the two kinds of address the server takes:
 
     redis://[:PASSWORD@]HOST:PORT/DB                       (also rediss://, unix://)
     redis+sentinel://[:PASSWORD@]HOST:PORT[,HOST:PORT...]/SERVICE[/DB]
-    redis+cluster://[:PASSWORD@]HOST:PORT[,HOST:PORT...]/
+
+Redis Cluster (redis+cluster://) is not supported yet: a room's keys already share a hash
+tag (group_commit.redis_key), but the group commit, the bus and the lease renewal still
+speak to one server.
 
 A password (and user name) is for the Redis servers; sentinels are asked without one.
 `PrimaryFinder` asks the sentinels where the primary is and watches them for a failover
@@ -29,13 +32,12 @@ from server.store.resp import RespConnection
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["single", "sentinel", "cluster"]
+Kind = Literal["single", "sentinel"]
 # When a save is acknowledged: once the primary has it, or once a replica has it too.
 Durability = Literal["primary", "replica"]
 DURABILITIES: tuple[Durability, ...] = ("primary", "replica")
 Address = tuple[str, int]
 SENTINEL_PORT = 26379
-REDIS_PORT = 6379
 # Waits between attempts to watch the sentinels again after losing them.
 WATCH_DELAYS = (0.2, 0.5, 1.0, 2.0)
 
@@ -50,7 +52,7 @@ class Topology:
 
     kind: Kind
     url: str
-    # Sentinels, or the cluster's seed nodes; empty for a single server.
+    # The sentinels; empty for a single server.
     nodes: tuple[Address, ...] = ()
     service: str = ""
     db: int = 0
@@ -70,11 +72,11 @@ def _addresses(netloc: str, default_port: int, url: str) -> tuple[Address, ...]:
     for part in netloc.rpartition("@")[2].split(","):
         host, _, port = part.strip().rpartition(":") if ":" in part else (part.strip(), "", "")
         if not host:
-            raise BadRedisUrl(f"no host in {shown(url)}")
+            raise BadRedisUrl("a host is missing")
         try:
             found.append((host.strip("[]"), int(port) if port else default_port))
         except ValueError:
-            raise BadRedisUrl(f"bad port {port!r} in {shown(url)}") from None
+            raise BadRedisUrl(f"bad port {port[:8]!r}") from None
     return tuple(found)
 
 
@@ -99,21 +101,16 @@ def parse(url: str) -> Topology:
     if scheme == "redis+sentinel":
         path = [p for p in parts.path.split("/") if p]
         if not path or len(path) > 2:
-            raise BadRedisUrl(f"{shown(url)}: give the sentinels' service name: .../SERVICE/DB")
+            raise BadRedisUrl("give the sentinels' service name: .../SERVICE/DB")
         try:
             db = int(path[1]) if len(path) == 2 else 0
         except ValueError:
-            raise BadRedisUrl(f"{shown(url)}: the database must be a number") from None
+            raise BadRedisUrl("the database must be a number") from None
         nodes = _addresses(parts.netloc, SENTINEL_PORT, url)
         return Topology("sentinel", url, nodes, unquote(path[0]), db, **auth)
     if scheme == "redis+cluster":
-        if parts.path.strip("/"):
-            raise BadRedisUrl(f"{shown(url)}: a cluster has one database; end the URL with /")
-        return Topology("cluster", url, _addresses(parts.netloc, REDIS_PORT, url), **auth)
-    raise BadRedisUrl(
-        f"{shown(url)}: not a Redis address (redis://, rediss://, unix://, "
-        "redis+sentinel:// or redis+cluster://)"
-    )
+        raise BadRedisUrl("Redis Cluster is not supported yet")
+    raise BadRedisUrl("not a Redis address (redis://, rediss://, unix:// or redis+sentinel://)")
 
 
 class PrimaryFinder:
@@ -202,27 +199,22 @@ def problem(url: str, timeout_s: float = 3.0) -> str | None:
     from redis.sentinel import Sentinel as SyncSentinel
 
     where = parse(url)
-    timeouts = {"socket_connect_timeout": timeout_s, "socket_timeout": timeout_s}
-    client: redis.Redis | redis.RedisCluster
+    client: redis.Redis
     if where.kind == "sentinel":
+        timeouts = {"socket_connect_timeout": timeout_s, "socket_timeout": timeout_s}
         sentinels = SyncSentinel(list(where.nodes), sentinel_kwargs=timeouts)
         client = sentinels.master_for(
             where.service,
             db=where.db,
             username=where.username,
             password=where.password,
-            **timeouts,
+            socket_connect_timeout=timeout_s,
+            socket_timeout=timeout_s,
         )
-    elif where.kind == "cluster":
-        nodes = [redis.cluster.ClusterNode(h, p) for h, p in where.nodes]
-        try:
-            client = redis.RedisCluster(
-                startup_nodes=nodes, username=where.username, password=where.password, **timeouts
-            )
-        except (redis.RedisError, OSError) as exc:  # it asks for the slot map at once
-            return str(exc) or type(exc).__name__
     else:
-        client = redis.Redis.from_url(url, **timeouts)
+        client = redis.Redis.from_url(
+            url, socket_connect_timeout=timeout_s, socket_timeout=timeout_s
+        )
     try:
         client.ping()
     except (redis.RedisError, OSError) as exc:

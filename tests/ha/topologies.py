@@ -1,5 +1,5 @@
 """Real Redis topologies on loopback ports for the drills: Sentinel (a primary, a replica
-and three sentinels) and Cluster (three primaries). Each is started once per test module.
+and three sentinels), started once per test module.
 
 The Sentinel primary is reached through `LinkProxy`, a TCP relay that can freeze the
 replication link alone, as a network would: what the primary wrote after that never
@@ -226,58 +226,3 @@ class SentinelSetup:
             if proc.poll() is None:
                 stop_process(proc)
         self.proxy.close()
-
-
-class ClusterSetup:
-    """Three primaries in a Redis Cluster (no replicas), slots spread by redis-cli."""
-
-    def __init__(self, workdir: Path) -> None:
-        self.workdir = workdir
-        self.ports = [free_port() for _ in range(3)]
-        self.procs: dict[int, subprocess.Popen[bytes]] = {}
-
-    @property
-    def url(self) -> str:
-        """The redis+cluster:// address (all three nodes as seeds)."""
-        return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports) + "/"
-
-    def start(self) -> None:
-        """Start the nodes, create the cluster, wait until every slot is served."""
-        for port in self.ports:
-            self.start_node(port)
-        nodes = [f"127.0.0.1:{p}" for p in self.ports]
-        subprocess.run(
-            ["redis-cli", "--cluster", "create", *nodes, "--cluster-yes"],
-            check=True,
-            capture_output=True,
-            timeout=60,
-        )
-
-        def ready() -> bool:
-            for port in self.ports:
-                with redis.Redis(port=port) as node:
-                    if node.cluster("info")["cluster_state"] != "ok":
-                        return False
-            return True
-
-        until(ready, 30, "the cluster coming up")
-
-    def start_node(self, port: int) -> None:
-        """Start (or restart, keeping its data and cluster config) one node."""
-        workdir = self.workdir / str(port)
-        workdir.mkdir(parents=True, exist_ok=True)
-        binary = redis_server_binary()
-        assert binary is not None
-        args = [binary, "--port", str(port), "--bind", "127.0.0.1", "--dir", str(workdir)]
-        args += ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
-        args += ["--cluster-node-timeout", "2000", "--save", "3600 1", "--appendonly", "no"]
-        self.procs[port] = subprocess.Popen(
-            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        wait_for_port(port, self.procs[port])
-
-    def stop(self) -> None:
-        """Stop every node."""
-        for proc in self.procs.values():
-            if proc.poll() is None:
-                stop_process(proc)

@@ -71,11 +71,12 @@ async def spectate(server: ServerProcess, code: str) -> ClientConnection:
     return ws
 
 
-@pytest.fixture
+@pytest.fixture(params=["redis", "sentinel"])
 def servers(
-    redis_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    """Processes A and B, both with a short room lease."""
+    """Processes A and B, both with a short room lease, on one Redis or on Sentinel."""
+    redis_url = request.getfixturevalue(f"{request.param}_url")
     monkeypatch.setenv("ZASHIKI_LEASE_MS", str(LEASE_MS))
     a = ServerProcess(redis_url, tmp_path / "a.log")
     b = ServerProcess(redis_url, tmp_path / "b.log")

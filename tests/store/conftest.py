@@ -1,4 +1,5 @@
-"""Store fixtures: every store test runs against both backends, Redis and memory."""
+"""Store fixtures: every store test runs against each backend: memory, Redis, and Redis
+found through Sentinel (durability "replica")."""
 
 from __future__ import annotations
 
@@ -44,10 +45,11 @@ class Backend:
             await asyncio.sleep(ms / 1000)
 
 
-@pytest.fixture(params=["memory", "redis"])
-async def backend(request: pytest.FixtureRequest, redis_url: str) -> AsyncIterator[Backend]:
+@pytest.fixture(params=["memory", "redis", "sentinel"])
+async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
     """One backend per run of each test."""
-    made = Backend(request.param, redis_url)
+    url = "" if request.param == "memory" else request.getfixturevalue(f"{request.param}_url")
+    made = Backend(request.param, url)
     yield made
     for store in made.made:
         await store.aclose()
