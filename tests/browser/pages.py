@@ -336,3 +336,16 @@ def check_term_help(
     expect(panel).to_be_visible()
     page.keyboard.press("Escape")
     expect(panel).to_be_hidden()
+
+
+def wait_until(page: Page, expression: str, arg: Any = None, timeout_s: float = 10.0) -> None:
+    """Wait until the page's JavaScript `expression` (a function of `arg`) is truthy.
+
+    Not Playwright's `wait_for_function`: it compiles its predicate inside the page,
+    which the page's Content-Security-Policy (no 'unsafe-eval') refuses; `evaluate` is
+    sent through the debugger protocol, which the policy does not govern.
+    """
+    deadline = time.monotonic() + timeout_s
+    while not page.evaluate(expression, arg):
+        assert time.monotonic() < deadline, f"never true: {expression}"
+        page.wait_for_timeout(50)

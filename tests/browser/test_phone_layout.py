@@ -32,6 +32,7 @@ from tests.browser.pages import (
     render_table,
     seeded_room,
     touch_page,
+    wait_until,
 )
 from tests.rooms.history_support import HUMAN, finished_room_sync
 
@@ -243,7 +244,7 @@ def test_the_page_keeps_the_board_clear_of_the_dock_but_never_against_the_player
     # The player scrolls up to the room's title: a redraw of the table leaves it there.
     page.mouse.move(180, 200)
     page.mouse.wheel(0, -400)
-    page.wait_for_function("() => scrollY === 0")
+    wait_until(page, "() => scrollY === 0")
     page.evaluate("document.getElementById('lang-toggle').click()")  # the table redraws
     expect(page.locator("#settings-button")).to_have_text("設定")
     page.evaluate(TWO_FRAMES)
@@ -251,7 +252,7 @@ def test_the_page_keeps_the_board_clear_of_the_dock_but_never_against_the_player
     # Back at the resting place, the page keeps the board clear again; Settings opened
     # from the table shows its panel (above the table) in sight.
     page.mouse.wheel(0, rest)
-    page.wait_for_function("(rest) => Math.abs(scrollY - rest) <= 1", arg=rest)
+    wait_until(page, "(rest) => Math.abs(scrollY - rest) <= 1", rest)
     page.evaluate("document.getElementById('settings-button').click()")
     expect(page.locator("#settings")).to_be_visible()
     page.evaluate(TWO_FRAMES)

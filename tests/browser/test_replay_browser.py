@@ -19,7 +19,7 @@ from playwright.sync_api import Page, expect
 
 from server.rooms.history.match_file import verify
 from tests.browser.conftest import screenshot
-from tests.browser.pages import DESKTOP, PHONE, english_left, own_hand, page_width
+from tests.browser.pages import DESKTOP, PHONE, english_left, own_hand, page_width, wait_until
 from tests.rooms.history_support import HUMAN, finished_room_sync, replay_steps_sync
 
 SMALL_PHONE = {"width": 360, "height": 740}
@@ -135,9 +135,8 @@ def test_a_player_steps_through_a_match_from_two_seats_and_all_hands_open(
     page.select_option("#replay-speed", "8")
     page.click("#replay-play")
     expect(page.locator("#replay-step")).not_to_have_attribute("data-step", str(next_round))
-    page.wait_for_function(
-        f"Number(document.querySelector('#replay-step').dataset.step) >= {next_round + 4}"
-    )
+    step = "Number(document.querySelector('#replay-step').dataset.step)"
+    wait_until(page, f"() => {step} >= {next_round + 4}")
     page.click("#replay-play")
     expect(page.locator("#replay-play")).to_have_attribute("aria-pressed", "false")
     page.click("#replay-last")

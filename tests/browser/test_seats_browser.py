@@ -19,7 +19,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import screenshot
-from tests.browser.pages import PHONE, click_first, english_left, host_room
+from tests.browser.pages import PHONE, click_first, english_left, host_room, wait_until
 
 COVER_S = 3
 HACHININ_MOVES = ("#declare-prompt button", ".my-hand button.tcard:enabled")
@@ -226,7 +226,7 @@ def test_your_rooms_shows_your_turn_and_resume_opens_the_room(new_page, server_u
           document.dispatchEvent(new Event('visibilitychange'));
         }"""
     )
-    page.wait_for_function("() => document.title.startsWith('● Your move')")
+    wait_until(page, "() => document.title.startsWith('● Your move')")
 
 
 def test_names_are_shown_as_text_never_as_markup(new_page, server_url: str) -> None:
