@@ -336,7 +336,12 @@ class LiveRooms:
                     await self.unload(code, "room_moved")
             now = self.clock.now()
             for code, room in list(self.rooms.items()):
-                if room.idle_since is not None and now - room.idle_since >= self.unload_after_ms:
+                # A room whose seat clock runs in wall time stays, to play for a seat
+                # whose time runs out while nobody is there.
+                idle_since = room.idle_since
+                if room.clock_runs_alone():
+                    idle_since = None
+                if idle_since is not None and now - idle_since >= self.unload_after_ms:
                     await self.unload(code, "idle")
             if self.relay is not None:
                 await self._hand_over_linked(now)

@@ -30,6 +30,7 @@ def new_room(
     cover_after_ms: int | None,
     spectators: bool,
     seed: int | None,
+    clock: dict[str, Any] | None = None,
 ) -> tuple[RoomSettings, list[Seat], int]:
     """The settings, seats and host seat of a new room of `game` (see
     `RoomManager.create_room`); the host's seat holds `token`."""
@@ -62,7 +63,9 @@ def new_room(
         public=bool(public),
         name=clean_text(name, ROOM_NAME_MAX),
         difficulty=difficulty,
-        cover_after_ms=cover_after_ms,
+        # A live or days clock replaces the CPU cover of away players.
+        cover_after_ms=cover_after_ms if clock is None else None,
         spectators=bool(spectators),
+        clock=clock,
     )
     return settings, seat_list, host

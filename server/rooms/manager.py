@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any
 
 from server.bots.contract import Policy
@@ -95,9 +96,12 @@ class RoomManager:
         bus: Bus | None = None,
         relay_timeout_s: float = REQUEST_TIMEOUT_S,
         notifier: Notifier | None = None,
+        wall: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.notifier = notifier
+        # Unix time in seconds (days clocks and dates; tests give a virtual one).
+        self.wall = wall
         self.clock = clock
         self.instance_id = instance_id
         self._policies = dict(policies or {})
@@ -147,6 +151,7 @@ class RoomManager:
         cover_after_ms: int | None = None,
         spectators: bool = True,
         seed: int | None = None,
+        clock: dict[str, Any] | None = None,
     ) -> tuple[str, int, str]:
         """Create a room in the lobby; returns (code, host seat, host token).
 
@@ -155,7 +160,9 @@ class RoomManager:
         `public` lists the room while it has open seats. `cover_after_ms` (None: off)
         lets a CPU play for a human who has been away that long, until they return.
         `spectators` False refuses connections without a seat token (no_spectators).
-        `seed` fixes the deal (tests); by default it is random.
+        `seed` fixes the deal (tests); by default it is random. `clock` is the seat
+        clocks' rules (`timebank.ClockRules.dump`; None: relaxed); a clock replaces the
+        CPU cover of away players.
         """
         if self.live.closed:
             raise RoomError("server_shutdown", "this server is stopping; create the room again")
@@ -173,6 +180,7 @@ class RoomManager:
             cover_after_ms=cover_after_ms,
             spectators=spectators,
             seed=seed,
+            clock=clock,
         )
         for _ in range(20):
             code = new_code()
@@ -242,12 +250,13 @@ class RoomManager:
         codes = [normalize_code(code) for code, _ in held]
         asked = list(dict.fromkeys(codes))
         stored = await asyncio.gather(*(self.store.load(code) for code in asked))
+        now_ms = self.wall() * 1000.0
         rooms = {
             code: None if room is None else journal.latest(room, self._game_and_policy)
             for code, room in zip(asked, stored, strict=True)
         }
         return [
-            seat_status(rooms[code], code, token, self.game_of)
+            seat_status(rooms[code], code, token, self.game_of, now_ms)
             for code, (_, token) in zip(codes, held, strict=True)
         ]
 
@@ -344,7 +353,7 @@ class RoomManager:
             "clock": self.clock,
             "policy": self._policies.get(game_id) or policy_for(game_id),
             "on_lost": self.live.on_lost,
-            "wall": time.time,
+            "wall": self.wall,
             "notifier": self.notifier,
         }
 

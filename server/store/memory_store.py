@@ -99,6 +99,11 @@ class MemoryStore(Store):
     async def delete(self, code: str) -> None:
         self._drop(code)
 
+    async def keep_for(self, code: str, ttl_ms: int) -> None:
+        entry = self._live(code)
+        if entry is not None:
+            self._rooms[code] = (entry[0], entry[1], self._wall_ms() + ttl_ms, entry[3])
+
     async def add_chat(self, code: str, entry: dict[str, Any], keep: int) -> None:
         # Kept while the room lives (the room's expiry stands in for the chat's own).
         if self._live(code) is not None:

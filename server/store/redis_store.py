@@ -286,6 +286,13 @@ class RedisStore(Store):
         return None if ttl < 0 else int(ttl)
 
     @_outage_is_store_error
+    async def keep_for(self, code: str, ttl_ms: int) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        for kind in ("room", "log", "chat"):
+            pipe.pexpire(self._key(kind, code), ttl_ms)
+        await pipe.execute()
+
+    @_outage_is_store_error
     async def delete(self, code: str) -> None:
         kinds = ("room", "log", "chat", "lease", "push")
         keys = [self._key(k, code) for k in kinds] + [self._legacy_key(k, code) for k in kinds]

@@ -106,6 +106,11 @@ class Store:
         """Remove the room, its log, its chat, its lease and its public listing."""
         raise NotImplementedError
 
+    async def keep_for(self, code: str, ttl_ms: int) -> None:
+        """Let the room, its log and its chat expire `ttl_ms` from now instead (a days
+        room's longer life; the next save sets `idle_ttl_ms` again)."""
+        raise NotImplementedError
+
     # -- chat: the last messages said in a room ----------------------------------------
     async def add_chat(self, code: str, entry: dict[str, Any], keep: int) -> None:
         """Append one chat message to the room's chat, keeping only the last `keep`.

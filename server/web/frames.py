@@ -66,6 +66,8 @@ _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "visible": {"visible": bool},
     "pause": {},
     "resume": {},
+    # A days room's vacation for one held seat (server/rooms/seats/timebank.py).
+    "vacation": {"seat": int, "on": bool},
     "ping": {},
     # Table talk (server/rooms/seats/talk.py); the room checks the optional fields.
     "chat": {"text": str},

@@ -7,6 +7,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from server.games import registry
+from server.rooms.seats import timebank
 from server.web.game_info import game_info
 from server.web.http_io import translated
 from server.web.openapi import COMMON_ERRORS, Described, Schema, json_answer, ref
@@ -39,6 +40,7 @@ SCHEMAS: dict[str, Schema] = {
             "summary",
             "typical_minutes",
             "rules",
+            "clock",
         ],
         "properties": {
             "id": {"type": "string"},
@@ -71,6 +73,49 @@ SCHEMAS: dict[str, Schema] = {
                 "(glossary entries are anchors #g-<term>)",
                 "additionalProperties": {"type": "string", "pattern": "^/rules/"},
             },
+            "clock": ref("ClockChoices"),
+        },
+    },
+    "ClockChoices": {
+        "type": "object",
+        "description": "the create-room clock fields' choices for this game",
+        "required": ["modes", "default", "live", "days"],
+        "properties": {
+            "modes": {"type": "array", "items": {"enum": list(timebank.MODES)}},
+            "default": {"const": "relaxed"},
+            "live": {
+                "type": "object",
+                "required": ["presets", "default"],
+                "properties": {
+                    "presets": {"type": "array", "items": ref("ClockPreset")},
+                    "default": {"type": "string"},
+                },
+            },
+            "days": {
+                "type": "object",
+                "required": ["presets", "default", "vacation_days"],
+                "properties": {
+                    "presets": {"type": "array", "items": ref("ClockPreset")},
+                    "default": {"type": "string"},
+                    "vacation_days": {
+                        "type": "object",
+                        "required": ["default", "max"],
+                        "properties": {
+                            "default": {"type": "integer"},
+                            "max": {"type": "integer"},
+                        },
+                    },
+                },
+            },
+        },
+    },
+    "ClockPreset": {
+        "type": "object",
+        "required": ["id", "move_ms", "bank_ms"],
+        "properties": {
+            "id": {"type": "string", "description": "the create-room field clock_preset"},
+            "move_ms": {"type": "integer", "description": "each move's allowance"},
+            "bank_ms": {"type": "integer", "description": "the bank each seat starts with"},
         },
     },
 }
@@ -78,7 +123,10 @@ SCHEMAS: dict[str, Schema] = {
 
 async def list_games(request: Request) -> Response:
     """Every game with its seat counts, options, summary, typical length and rules pages."""
-    games = [{**g.describe(), **game_info(g.id)} for g in registry.games().values()]
+    games = [
+        {**g.describe(), **game_info(g.id), "clock": timebank.presets(g.id)}
+        for g in registry.games().values()
+    ]
     return JSONResponse({"games": games})
 
 

@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse, Response
 
 from server.games import registry
 from server.rooms.errors import RoomError
+from server.rooms.seats import timebank
 from server.rooms.seats.seat import normalize_code
 from server.web.http_io import body, field, spend, translated
 from server.web.openapi import (
@@ -50,6 +51,21 @@ def cover_after_ms(data: dict[str, Any]) -> int | None:
     return value * 1000
 
 
+def clock_rules(data: dict[str, Any], game_id: str) -> dict[str, Any] | None:
+    """The create-room body's `clock`, `clock_preset` and `vacation_days` as the room's
+    clock rules (None: relaxed)."""
+    for name in ("clock", "clock_preset", "vacation_days"):
+        if name in data and data[name] is None:
+            raise RoomError("bad_option", f"{name} may be left out, not null")
+    try:
+        rules = timebank.rules_from_options(
+            game_id, data.get("clock"), data.get("clock_preset"), data.get("vacation_days")
+        )
+    except timebank.ClockOptionError as exc:
+        raise RoomError("bad_option", str(exc)) from None
+    return None if rules is None else rules.dump()
+
+
 async def create_room(request: Request) -> Response:
     """Create a room; the caller becomes its host and gets the host seat's token."""
     data = await body(request)
@@ -73,6 +89,7 @@ async def create_room(request: Request) -> Response:
         host_name=field(data, "host_name", str, ""),
         cover_after_ms=cover_after_ms(data),
         spectators=field(data, "spectators", bool, True),
+        clock=clock_rules(data, game_id),
     )
     return JSONResponse({"code": code, "seat": seat, "token": token}, 201)
 
@@ -189,6 +206,29 @@ SCHEMAS: dict[str, Schema] = {
                 "type": "boolean",
                 "description": "whether connections without a seat token may watch",
             },
+            "clock": ref("ClockRules"),
+        },
+    },
+    "ClockRules": {
+        "type": ["object", "null"],
+        "description": "the room's seat clocks; null: relaxed (no clock)",
+        "required": ["mode", "move_ms", "bank_ms", "vacation_ms"],
+        "properties": {
+            "mode": {"enum": ["live", "days"]},
+            "move_ms": {"type": "integer"},
+            "bank_ms": {"type": "integer"},
+            "vacation_ms": {"type": "integer", "description": "per seat and match (days)"},
+        },
+    },
+    "SeatClock": {
+        "type": "object",
+        "required": ["move_ms", "bank_ms", "running", "vacation", "vacation_ms"],
+        "properties": {
+            "move_ms": {"type": "integer", "description": "allowance left"},
+            "bank_ms": {"type": "integer", "description": "bank left"},
+            "running": {"type": "boolean"},
+            "vacation": {"type": "boolean", "description": "on vacation: the clock stops"},
+            "vacation_ms": {"type": "integer", "description": "vacation left this match"},
         },
     },
     "SeatGrant": {
@@ -223,6 +263,18 @@ SCHEMAS: dict[str, Schema] = {
                 ],
                 "description": f"seconds a player may be away before a CPU plays for them "
                 f'(default {COVER_DEFAULT_S}), or "wait": the table waits',
+            },
+            "clock": {"enum": list(timebank.MODES), "description": "default relaxed"},
+            "clock_preset": {
+                "type": "string",
+                "description": "one of the game's presets for the mode (/api/games clock)",
+            },
+            "vacation_days": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": timebank.VACATION_MAX_DAYS,
+                "description": "days clocks: vacation per seat and match "
+                f"(default {timebank.VACATION_DEFAULT_DAYS})",
             },
         },
     },

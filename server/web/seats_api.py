@@ -160,6 +160,31 @@ SCHEMAS: dict[str, Schema] = {
                     "turn": {"type": ["integer", "null"]},
                     "seats": {"type": "array", "items": ref("SeatSummary")},
                     "last_activity": {"type": "number"},
+                    "to_move": {
+                        "type": "array",
+                        "items": {"type": "integer", "minimum": 0},
+                        "description": "every seat with a move to make",
+                    },
+                    "clock": {
+                        "anyOf": [
+                            {"type": "null"},
+                            {
+                                "allOf": [ref("ClockRules")],
+                                "properties": {
+                                    "seats": {
+                                        "type": ["array", "null"],
+                                        "items": ref("SeatClock"),
+                                    }
+                                },
+                            },
+                        ],
+                        "description": "the room's clock and each seat's (null: relaxed)",
+                    },
+                    "last_events": {
+                        "type": "array",
+                        "items": {"type": "object"},
+                        "description": "the public events of the last move, to say in words",
+                    },
                 },
             },
         ]

@@ -442,6 +442,8 @@ class FrameReader:
             return attachment.pause()
         if kind == "resume":
             return attachment.resume()
+        if kind == "vacation":
+            return attachment.vacation(frame["seat"], frame["on"])
         if kind in TALK_KINDS:
             return attachment.talk(frame)
         if kind == "shown":

@@ -1,5 +1,6 @@
 """A live room's one wake-up timer: set to the earliest thing the room waits for (a rule
-timer or CPU move due in game time, presence's gate and cover times, a save's retry);
+timer or CPU move due in game time, presence's gate and cover times, a seat clock running
+out, a save's retry);
 when it fires, the room gets a "tick" input.
 """
 
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 from server.rooms.actor.clock import TimerHandle
 from server.rooms.actor.state import RoomState
+from server.rooms.actor.turns import Turns
 
 # A timer that fires this close before the room's wake counts as on time (loop timers
 # round to the millisecond).
@@ -16,8 +18,9 @@ TIMER_SLACK_MS = 1.0
 class Alarm:
     """The room's wake-up: when it next wants to look, and the clock's timer for it."""
 
-    def __init__(self, room: RoomState) -> None:
+    def __init__(self, room: RoomState, turns: Turns) -> None:
         self.room = room
+        self.turns = turns
         self._timer: TimerHandle | None = None
         self._timer_at = 0.0  # when the timer fires (it may be before `_wake_at`)
         self._wake_at: float | None = None  # when the room next wants to look
@@ -32,6 +35,10 @@ class Alarm:
             if due is not None:
                 wakes.append(core.run_since + (due - core.game_ms))
         wakes.extend(room.presence.wakes(core))
+        if core.banks is not None:
+            clock_at = self.turns.wake(room.clock.now())
+            if clock_at is not None:
+                wakes.append(clock_at)
         if room.retry_at is not None:
             wakes.append(room.retry_at)
         wake: float | None = None

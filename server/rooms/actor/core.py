@@ -25,6 +25,7 @@ from server.games.rng import Rng
 from server.rooms.errors import RoomError
 from server.rooms.seats.seat import RoomSettings, Seat
 from server.rooms.seats.talk import TalkRules
+from server.rooms.seats.timebank import ClockRules, TimeBanks
 
 # The matches a room's move log keeps (the one being played included); a new match beyond
 # them drops the oldest from the log, so a room's history in the store stays bounded.
@@ -134,6 +135,11 @@ class RoomCore:
         self.talk = TalkRules()
         # Each seat's last re-issue here: (token, its digest, clock ms); never saved.
         self.reissued: dict[int, tuple[str, str, float]] = {}
+        # The seat clocks of a live or days room's match (actor/turns.py runs them).
+        self.clock_rules = ClockRules.load(settings.clock)
+        self.banks: TimeBanks | None = None
+        # The public events of the last move or timer ("Your rooms" says it in words).
+        self.last_events: list[Event] = []
 
     # -- game time --------------------------------------------------------------------
     def now(self, wall: float) -> int:
@@ -235,6 +241,8 @@ class RoomCore:
         except IllegalAction as exc:  # e.g. an option naming a seat that became a CPU
             raise RoomError("bad_option", exc.message) from None
         self.status = "playing"
+        if self.clock_rules is not None:  # every match starts with full banks
+            self.banks = TimeBanks(self.clock_rules, n)
         seats = [{"kind": s.kind, "name": s.name} for s in self.seats]
         start = {"k": "start", "n": n, "options": options, "seed": seed, "cpu": cpus}
         self.log_lengths.append(0)
@@ -313,6 +321,30 @@ class RoomCore:
             fired = True
         return fired
 
+    def time_out(self, seat: int, wall: float) -> bool:
+        """Seat `seat`'s time ran out: the CPU makes this one move for it, now (logged
+        as a CPU's move, with a "time_out" event before the move's own). The seat stays
+        its player's. False when the CPU would make no move here (it waits as the
+        player would)."""
+        if self.status != "playing":
+            return False
+        legal = self.game.actions(self.state, seat)
+        if not legal:
+            return False
+        t = self.now(wall)
+        action = self._decide(seat, legal, t).action
+        if action is None:
+            return False
+        said = {"type": "time_out", "seat": seat}
+        self.events.append(said)
+        events = self.game.apply_cpu(self.state, seat, action, t)
+        self._log({"k": "m", "s": seat, "a": action, "t": t, "cpu": True, "late": True})
+        if self.view_moves is not None:
+            self.view_moves.append((seat, action))
+        self._after_change(events, t)
+        self.last_events = [said, *events]
+        return True
+
     def set_covered(self, seat: int, covered: bool, wall: float) -> bool:
         """A CPU starts or stops playing for an away human; True if that changed."""
         if self.seats[seat].kind != "human" or self.seats[seat].covered == covered:
@@ -334,6 +366,8 @@ class RoomCore:
 
     def _after_change(self, events: list[Event], t: int) -> None:
         self.events.extend(events)
+        if events:
+            self.last_events = events
         kinds = {e.get("type") for e in events}
         if kinds & GATE_EVENTS:
             self.gate_wanted = True
@@ -414,4 +448,5 @@ def summary_of(
         "open_seats": sum(1 for s in seats if s["kind"] == "open"),
         "cover_after_ms": settings.get("cover_after_ms"),
         "spectators": settings.get("spectators", True),
+        "clock": settings.get("clock"),
     }

@@ -16,6 +16,7 @@ from server.games.contract import Game
 from server.rooms.actor.core import Pending, RoomCore
 from server.rooms.seats.seat import RoomSettings, Seat
 from server.rooms.seats.talk import TalkRules
+from server.rooms.seats.timebank import TimeBanks
 
 
 def dump(core: RoomCore, wall: float, *, packing: bool = False) -> dict[str, Any]:
@@ -51,6 +52,8 @@ def dump_moving(core: RoomCore, wall: float, *, packing: bool = False) -> dict[s
         "last_move": core.last_move,
         "log_lengths": list(core.log_lengths),
         "talk": core.talk.dump(),
+        "banks": None if core.banks is None else core.banks.dump(),
+        "last_events": core.last_events,
     }
 
 
@@ -71,6 +74,10 @@ def load(data: dict[str, Any], version: int, game: Game, policy: Policy) -> Room
     core.last_move = data["last_move"]
     core.log_lengths = list(data.get("log_lengths", ()))  # untracked before history
     core.talk = TalkRules.load(data.get("talk"), core.seats)
+    core.last_events = list(data.get("last_events") or ())
+    banks = data.get("banks")  # absent in saves from before seat clocks
+    if banks is not None and core.clock_rules is not None:
+        core.banks = TimeBanks.load(core.clock_rules, banks)
     for s, action, due in data["cpu"]:
         core.pending[s] = Pending(action, due, game.actions(core.state, s))
     return core

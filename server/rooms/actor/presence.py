@@ -2,10 +2,11 @@
 "shown" gate, and whether game time runs.
 
 A human seat is away while no visible client holds it; past the room's cover time a CPU
-plays it (CPU cover) until the human is back. Game time runs while a match is on, not
-paused, and some human seat has a visible client that has reported the latest new board
-shown, or `GATE_CAP_MS` have passed since it was sent (the shown gate: a slow device
-does not lose time to a board it has not drawn yet).
+plays it (CPU cover) until the human is back (a room with seat clocks has no cover time:
+its clocks do that, see turns.py). Game time runs while a match is on, not paused, and
+some human seat has a visible client that has reported the latest new board shown, or
+`GATE_CAP_MS` have passed since it was sent (the shown gate: a slow device does not lose
+time to a board it has not drawn yet). In a days room it runs with nobody present too.
 
 None of this is saved: a room loaded from the store starts with every human away.
 """
@@ -111,7 +112,14 @@ class Presence:
                 if due and core.set_covered(i, True, now):
                     changed = True
                     self.covered.append(i)
-        could_run = core.status == "playing" and not core.paused and bool(watchers)
+        # In a days room the game goes on with nobody at the table (rule timers, CPUs):
+        # its players come and go over days.
+        rules = core.clock_rules
+        could_run = (
+            core.status == "playing"
+            and not core.paused
+            and (bool(watchers) or (rules is not None and rules.wall))
+        )
         if core.gate_wanted or (could_run and not self.could_run):
             core.gate_wanted = False
             self.gate_version = core.version + (1 if dirty or changed else 0)

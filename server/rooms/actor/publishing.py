@@ -52,7 +52,7 @@ class Publisher:
             if not seats_kept:
                 self._seats = worked
         seats = self._seats
-        facts = view_messages.room_facts(room.code, core, now)
+        facts = view_messages.room_facts(room.code, core, now, room.clock_t(now))
         # A patch is a change to the previous publish's view: only for those sent it.
         last, self.publishes = self.publishes, self.publishes + 1
         # Plain loops: zip(strict=True) is a generic call in compiled code, at every move.

@@ -11,7 +11,8 @@ one view each.
 The actor is the room's state (`RoomState`, state.py) and the order of things; each job
 is a part it holds: the table's inputs (play.py), seat administration (seat_admin.py),
 attachments and presence (clients.py), saving (saving.py), publishing views
-(publishing.py), and its wake-up timer (alarm.py).
+(publishing.py), whose move it is and the seat clocks (turns.py), and its wake-up timer
+(alarm.py).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from server.rooms.actor.publishing import Publisher
 from server.rooms.actor.saving import Saver, Saving
 from server.rooms.actor.seat_admin import SeatAdmin
 from server.rooms.actor.state import Input, RoomState, deliver
+from server.rooms.actor.turns import Turns
 from server.rooms.errors import RoomError
 from server.rooms.seats.seat import Seat
 from server.store import codec
@@ -61,7 +63,8 @@ class Room(RoomState):
         self.seat_admin = SeatAdmin(self, self.clients)
         self.saver = Saver(self)
         self.publisher = Publisher(self)
-        self.alarm = Alarm(self)
+        self.turns = Turns(self, deps.get("on_turn"))
+        self.alarm = Alarm(self, self.turns)
         # The other inputs, by kind ("move" and "tick" are handled in `_apply` itself).
         admin, clients = self.seat_admin, self.clients
         self._inputs: dict[str, Callable[..., Any]] = {
@@ -70,6 +73,7 @@ class Room(RoomState):
             "detach": clients.detach,
             "visible": clients.visible,
             "pause": self.play.pause,
+            "vacation": self.turns.vacation,
             "talk": self.play.talk,
             "take_seat": admin.take_seat,
             "start": admin.start,
@@ -99,6 +103,7 @@ class Room(RoomState):
         core = journal.restore(stored.blob, deltas, stored.version, game, policy)
         room = cls(stored.code, core, deps)
         room.presence.all_away(core, room.clock.now())
+        room.turns.loaded()
         room.journal = journal.Journal(stored.blob, list(stored.deltas))
         return room
 
@@ -321,6 +326,8 @@ class Room(RoomState):
         fired = self.core.fire_due(now)
         if fired:
             self.dirty = True
+        if self.core.banks is not None:
+            self.turns.fire(now)
         if kind not in journal.JOURNALED:
             self.journal.full_wanted = True
         try:
@@ -342,6 +349,8 @@ class Room(RoomState):
             elif fired:
                 self.journal.steps.append([now])
             self.clients.update(now)
+            if self.turns.wanted():
+                self.turns.sync(now)
 
 
 def summary_of_blob(blob: bytes, version: int) -> dict[str, Any]:

@@ -14,6 +14,7 @@ import time
 
 from server.rooms.actor.state import RoomState
 from server.rooms.errors import RoomError
+from server.rooms.seats.timebank import DAYS_ROOM_TTL_MS
 from server.store.store import StaleVersion, StoreError
 
 # After a failed save (the store is down) the room rolls back and wakes this much later
@@ -39,12 +40,16 @@ class Saver:
 
     def __init__(self, room: RoomState) -> None:
         self.room = room
+        self._keeping: set[asyncio.Task[None]] = set()  # days rooms' expiry, being set
 
     def begin(self) -> Saving:
         """Bump the version and hand the store the room's save (or its journal record)."""
         room = self.room
         core = room.core
         core.version += 1
+        if core.banks is not None:
+            # A record replays moves, not the seat clocks: a clocked room saves whole.
+            room.journal.full_wanted = True
         # Steps wait for a save: game time starting is not saved by itself.
         blob, full = room.journal.next_save(core, room.clock.now())
         entries, core.log = core.log, []
@@ -82,6 +87,23 @@ class Saver:
         room.saves += 1
         room.journal.saved(room.core, saving.blob, saving.full)
         room.dirty = False
+        rules = room.core.clock_rules
+        if rules is not None and rules.wall:
+            self._keep_longer()
+
+    def _keep_longer(self) -> None:
+        """Have the store keep a days room longer than others (after each save, which
+        sets the usual expiry); a failure is logged, the next save tries again."""
+        room = self.room
+        assert room.loop is not None
+        task = room.loop.create_task(room.store.keep_for(room.code, DAYS_ROOM_TTL_MS))
+        self._keeping.add(task)
+        task.add_done_callback(self._kept)
+
+    def _kept(self, task: asyncio.Task[None]) -> None:
+        self._keeping.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            log.warning("room %s: could not keep it for its days clock (%s)", self.room.code, exc)
 
     async def commit(self) -> None:
         """Save if the room changed, trim its log and update its public listing if

@@ -97,6 +97,20 @@ class RoomState:
         if not self.dead:
             self.queue.put((kind, args, None))
 
+    def clock_t(self, now: float) -> float:
+        """The time the seat clocks count at `now` (turns.py): Unix ms for a days clock,
+        game ms for a live one."""
+        rules = self.core.clock_rules
+        if rules is not None and rules.wall:
+            return self.wall() * 1000.0
+        return float(self.core.now(now))
+
+    def clock_runs_alone(self) -> bool:
+        """Whether a seat clock of this room runs in wall time (a days room's match):
+        such a room is kept running with nobody at its table."""
+        core = self.core
+        return core.banks is not None and core.status == "playing" and core.banks.rules.wall
+
     def summary(self) -> dict[str, Any]:
         """Public facts about the room (see `core.summary_of`), plus the code."""
         return {"code": self.code, **self.core.summary()}
@@ -170,6 +184,10 @@ class Attachment:
     def resume(self) -> asyncio.Future[None]:
         """Resume; the clock restarts once the board is shown again."""
         return self.room.call("pause", self, False)
+
+    def vacation(self, seat: int, on: bool) -> asyncio.Future[None]:
+        """Start or end a held seat's vacation (days clocks: its clock stops)."""
+        return self.room.call("vacation", self, seat, on)
 
     def detach(self) -> None:
         """Disconnect; the listener gets nothing more. Safe to call twice."""

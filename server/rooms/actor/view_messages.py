@@ -25,8 +25,9 @@ from server.rooms.actor.core import RoomCore
 from server.rooms.seats import talk
 
 
-def room_facts(code: str, core: RoomCore, now: float) -> dict[str, Any]:
-    """The room's public facts every view message carries."""
+def room_facts(code: str, core: RoomCore, now: float, clock_t: float = 0.0) -> dict[str, Any]:
+    """The room's public facts every view message carries (`clock_t`: the time the
+    seat clocks count, see turns.py)."""
     return {
         "code": code,
         "game": core.settings.game_id,
@@ -38,7 +39,23 @@ def room_facts(code: str, core: RoomCore, now: float) -> dict[str, Any]:
         "host": core.settings.host,
         "cover_after_ms": core.settings.cover_after_ms,
         "talk": talk.public(core.settings.game_id, core.status, core.talk, core.seats),
+        "clock": clock_facts(core, clock_t),
     }
+
+
+def clock_facts(core: RoomCore, clock_t: float) -> dict[str, Any] | None:
+    """The room's clock rules and every seat's clock (None in a relaxed room). A live
+    seat clock runs only while game time does (`running`)."""
+    rules = core.clock_rules
+    if rules is None:
+        return None
+    facts: dict[str, Any] = rules.dump()
+    seats = core.banks.public(clock_t) if core.banks is not None else None
+    if seats is not None and not rules.wall and core.run_since is None:
+        for seat in seats:
+            seat["running"] = False
+    facts["seats"] = seats
+    return facts
 
 
 def messages(

@@ -96,6 +96,10 @@ class RemoteAttachment:
         """Resume the game clock."""
         await self.asker.link_call(self, "pause", [False])
 
+    async def vacation(self, seat: int, on: bool) -> None:
+        """Start or end a held seat's vacation."""
+        await self.asker.link_call(self, "vacation", [seat, on])
+
     def detach(self) -> None:
         """Disconnect; the listener gets nothing more. Safe to call twice."""
         if not self.detached:

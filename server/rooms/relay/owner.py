@@ -104,6 +104,7 @@ class Owner:
             "call": self._on_call,
             "move": self._on_link_call,
             "pause": self._on_link_call,
+            "vacation": self._on_link_call,
             "talk": self._on_link_call,
             "shown": self._on_link_post,
             "visible": self._on_link_post,
@@ -245,6 +246,8 @@ class Owner:
             work = served.att.move(seat, seq, action)
         elif message["k"] == "talk":
             work = served.att.talk(message["a"][0])
+        elif message["k"] == "vacation":
+            work = served.att.vacation(message["a"][0], message["a"][1])
         else:
             work = served.att.pause() if message["a"][0] else served.att.resume()
         self._spawn(self._serve_link_call(served, message["r"], work))

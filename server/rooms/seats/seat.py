@@ -145,6 +145,8 @@ class RoomSettings(Watched):
     difficulty: str = "normal"
     cover_after_ms: int | None = None
     spectators: bool = True  # whether connections without a seat token may watch
+    # The seat clocks (`timebank.ClockRules.dump`); None: relaxed, no clock.
+    clock: dict[str, Any] | None = None
     # Secret salt of later matches' seeds and of every match's CPU streams (see
     # core.match_seed, core.cpu_streams); 0 with a fixed seed.
     series_key: int = 0

@@ -15,6 +15,7 @@ from typing import Any
 
 from server.games.contract import Game
 from server.rooms.seats.seat import hash_token
+from server.rooms.seats.timebank import ClockRules, TimeBanks
 
 # Entries one request may ask about.
 MAX_ENTRIES = 20
@@ -22,12 +23,18 @@ MAX_ENTRIES = 20
 NOT_YOURS = "not_your_seat"
 
 
-def seat_status(data: dict[str, Any] | None, code: str, token: str, game_of: Any) -> dict[str, Any]:
+def seat_status(
+    data: dict[str, Any] | None, code: str, token: str, game_of: Any, unix_ms: float = 0.0
+) -> dict[str, Any]:
     """One entry of the answer: the room's state for the seat holding `token`.
 
     `data` is the room as saved (`RoomCore.dump`), None when there is none; `game_of(
-    game_id)` gives the game. A room that is gone, or a token that holds no seat in it,
-    gives {"code", "error": NOT_YOURS}.
+    game_id)` gives the game; `unix_ms` the time now (a days clock runs in it; a live
+    clock is as last saved). A room that is gone, or a token that holds no seat in it,
+    gives {"code", "error": NOT_YOURS}. `to_move` lists every seat with a move to make
+    (several in a simultaneous phase), `clock` the room's clock and every seat's (null
+    when relaxed), `last_events` the public events of the last move, for the client's
+    move log to say in words.
     """
     digest = hash_token(token)
     seat = (
@@ -46,10 +53,12 @@ def seat_status(data: dict[str, Any] | None, code: str, token: str, game_of: Any
         return {"code": code, "error": NOT_YOURS}
     settings, status = data["settings"], data["status"]
     your_turn, turn = False, None
+    to_move: list[int] = []
     if status == "playing" and data["state"] is not None:
         game: Game = game_of(settings["game_id"])
         state = game.load(data["state"])
-        your_turn = bool(game.actions(state, seat))
+        to_move = [s for s in range(len(data["seats"])) if game.actions(state, s)]
+        your_turn = seat in to_move
         public_turn = game.view(state, None).get("turn")
         turn = public_turn if isinstance(public_turn, int) else None
     return {
@@ -66,4 +75,25 @@ def seat_status(data: dict[str, Any] | None, code: str, token: str, game_of: Any
             {"kind": s["kind"], "name": s["name"], "covered": s["covered"]} for s in data["seats"]
         ],
         "last_activity": max(data["last_move"], data["created"]),
+        "to_move": to_move,
+        "clock": clock_of(settings.get("clock"), data.get("banks"), data["game_ms"], unix_ms),
+        "last_events": data.get("last_events") or [],
     }
+
+
+def clock_of(
+    rules_data: dict[str, Any] | None, banks: dict[str, Any] | None, game_ms: float, unix_ms: float
+) -> dict[str, Any] | None:
+    """The room's clock rules and each seat's clock (as views show them), or None."""
+    rules = ClockRules.load(rules_data)
+    if rules is None:
+        return None
+    facts: dict[str, Any] = rules.dump()
+    seats = None
+    if banks is not None:
+        seats = TimeBanks.load(rules, banks).public(unix_ms if rules.wall else game_ms)
+        if not rules.wall:  # a live clock waits for its players to come back
+            for each in seats:
+                each["running"] = False
+    facts["seats"] = seats
+    return facts
