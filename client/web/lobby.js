@@ -9,6 +9,7 @@ import { errorText, gameName, main, optionLabel, optionTitle } from "./page.js";
 import { myName, nameField } from "./names.js";
 import { yourRoomsPanel } from "./your_rooms.js";
 import { coverChooser } from "./cover_option.js";
+import { clockChooser, clockFields } from "./seat_clock.js";
 import { gameInfo, helpLine, optionChoices } from "./learn.js";
 import "./explain.js"; // rules links open in a panel over the lobby
 
@@ -24,7 +25,7 @@ function choicesFor(option, seats) {
 export function showLobby(navigate) {
   const form = {
     game: null, seats: 0, kinds: [], difficulty: "normal", public: false, sameDevice: false,
-    options: {}, cover: 60,
+    options: {}, cover: 60, clock: { clock: "relaxed" },
   };
   let games = [];
   const yourRooms = yourRoomsPanel(navigate);
@@ -37,6 +38,9 @@ export function showLobby(navigate) {
     form.kinds = Array.from({ length: game.max_seats }, (_, i) => (i === 0 ? "host" : "cpu"));
     form.options = Object.fromEntries(game.options.map((o) => [o.name, o.default]));
     form.sameDevice = false;
+    // The clock's mode stays; its preset becomes the new game's default.
+    const mode = form.clock.clock;
+    form.clock = { clock: mode, preset: mode === "relaxed" ? null : game.clock && game.clock[mode].default };
   }
 
   /** After the seat count changes, a chosen seat that no longer exists falls back to the default. */
@@ -61,6 +65,7 @@ export function showLobby(navigate) {
         public: form.public,
         host_name: myName(),
         cover_after_s: form.cover,
+        ...clockFields(form.clock),
       });
       seatStore.add(created.code, created.seat, created.token);
       if (form.sameDevice) {
@@ -181,7 +186,9 @@ export function showLobby(navigate) {
           }, ["easy", "normal", "hard"].map((d) => el("option", { value: d, selected: form.difficulty === d },
             t("difficulty_" + d)))),
           helpLine("difficulty", form.game.id, "help-difficulty")),
-        coverChooser(form.cover, (value) => { form.cover = value; }),
+        clockChooser(form.game, form.clock, (value) => { form.clock = value; render(); }),
+        // A live or days clock replaces the CPU cover of away players.
+        form.clock.clock === "relaxed" ? coverChooser(form.cover, (value) => { form.cover = value; }) : null,
         el("label", { class: "row" }, el("input", {
           type: "checkbox", checked: form.public, id: "public", "data-key": "public",
           onchange: (e) => { form.public = e.target.checked; },

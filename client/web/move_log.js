@@ -125,6 +125,10 @@ const COMMON = {
   resumed: (s, e) => (typeof e.by === "number" ? s.t("ml_resumed", { who: s.who(e.by) }) : s.t("ml_resumed_anon")),
   seat_left: (s, e) => s.t("ml_seat_left", { who: s.who(e.seat) }),
   seat_handed: (s, e) => s.t("ml_seat_handed", { who: s.who(e.seat) }),
+  // Seat clocks (seat_clock.js): a bank ran out, a days room's vacation began or ended.
+  time_out: (s, e) => s.t("ml_time_out", { whom: s.whom(e.seat) }),
+  vacation: (s, e) => s.t(s.mine(e.seat) ? "ml_vacation_you" : "ml_vacation", { who: s.who(e.seat) }),
+  back: (s, e) => s.t(s.mine(e.seat) ? "ml_back_you" : "ml_back", { who: s.who(e.seat) }),
   match_over: (s, e) => s.t("ml_match_over", { list: s.places(e.places) }),
   game_over: (s, e) => s.t("ml_match_over", { list: s.places(e.places) }),
 };

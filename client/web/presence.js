@@ -6,6 +6,7 @@
 import { addStrings, t } from "./i18n.js";
 import { el } from "./components.js";
 import { seatName } from "./names.js";
+import { seatClockChip } from "./seat_clock.js";
 
 addStrings({
   en: {
@@ -86,7 +87,8 @@ export function presencePanel(msg, receivedAt, { mine = [], isHost = false, acti
   const seats = msg.seats || [];
   const room = msg.room || {};
   const playing = room.status === "playing";
-  const waits = playing && room.cover_after_ms === null;
+  // A room with seat clocks does not wait: the clocks say how long a seat may take.
+  const waits = playing && room.cover_after_ms === null && !room.clock;
   const turn = msg.view && typeof msg.view.turn === "number" ? msg.view.turn : null;
   const items = seats.map((seat, i) => {
     const text = (now) => presenceText(seat, i, seats, receivedAt, now, waits);
@@ -100,6 +102,7 @@ export function presencePanel(msg, receivedAt, { mine = [], isHost = false, acti
       seat.host ? el("span", { class: "badge host-badge" }, "★ " + t("host_mark")) : null,
       mine.includes(i) ? el("span", { class: "muted" }, " (" + t("presence_you") + ")") : null,
       seat.kind === "human" ? [" ", status] : null,
+      seatClockChip(msg, i, receivedAt, seatName(seats, i)),
       canHand ? el("button", {
         type: "button", class: "ghost small", "data-key": "hand-" + i, id: "hand-to-cpu-" + i,
         onclick: () => actions.handToCpu && actions.handToCpu(i),

@@ -15,6 +15,7 @@ import { claimSeatLink, copyBox, mySeatLinks, seatLink } from "./seat_link.js";
 import { clearTurnSignal, setYourMove, turnAlertsToggle } from "./turn_signal.js";
 import { leaveRoom } from "./your_rooms.js";
 import { pushToggle } from "./push.js";
+import { clockRule, placeSeatClocks, vacationButton } from "./seat_clock.js";
 import { addStrings } from "./i18n.js";
 
 addStrings({
@@ -231,6 +232,12 @@ export function showRoom(code, { watch = false } = {}) {
         }, t("cancel"))));
   }
 
+  /** The room's seat clocks (null: relaxed), from the latest view or the summary. */
+  function roomClock() {
+    const room = page.message && page.message.room;
+    return (room ? room.clock : page.summary && page.summary.clock) || null;
+  }
+
   /** The host's seat token, for host requests. */
   function hostToken() {
     const hostSeat = page.message && page.message.room ? page.message.room.host
@@ -296,6 +303,7 @@ export function showRoom(code, { watch = false } = {}) {
     if (!panel.querySelector("#take-back, #table-waits")) panel.dataset.scrollAway = "";
     return [
       panel,
+      vacationButton(msg, watch ? [] : mySeats(), (frame) => socket && socket.send(frame)),
       reissued ? copyBox("reissued-link", t("seat_link_of", { name: seatName(msg.seats, reissued.seat) }),
         seatLink(code, reissued.seat, reissued.token)) : null,
     ];
@@ -386,7 +394,7 @@ export function showRoom(code, { watch = false } = {}) {
     return el("section", { class: "panel" },
       shareBox(),
       seatList(msg && msg.room, seats),
-      el("p", { class: "muted small", id: "cover-note" }, coverNote(cover)),
+      el("p", { class: "muted small", id: "cover-note" }, roomClock() ? clockRule(roomClock()) : coverNote(cover)),
       page.confirmStart && isHost ? startConfirm() : isHost
         ? el("button", { type: "button", id: "start-button", "data-key": "start", onclick: askStart },
           t("start_match"))
@@ -503,7 +511,8 @@ export function showRoom(code, { watch = false } = {}) {
       el("h2", { id: "settings-title" }, t("settings")),
       el("p", { class: "muted" }, t("settings_note")),
       roomSettings(),
-      el("p", { class: "muted small" }, coverNote(page.message && page.message.room ? page.message.room.cover_after_ms : null)),
+      el("p", { class: "muted small" }, roomClock() ? clockRule(roomClock())
+        : coverNote(page.message && page.message.room ? page.message.room.cover_after_ms : null)),
       held().length && !watch ? el("div", { class: "my-seat" }, mySeatLinks(code),
         nameField({ onSave: renameSeats, current: myCurrentName() }), leaveControls()) : null,
       turnAlertsToggle(),
@@ -565,6 +574,7 @@ export function showRoom(code, { watch = false } = {}) {
         const logFocused = document.activeElement === moveLog.openButton();
         table.render(tableContext());
         mountMoveLog(logFocused);
+        placeSeatClocks(tableHolder, msg, page.receivedAt, (seat) => seatName(msg.seats, seat));
         reportShown(renderer);
       }
       talk.update({ message: msg, you: msg.you || [], seats: msg.seats || [] });

@@ -1,18 +1,25 @@
-// "Your rooms" in the lobby: every room this browser holds a seat in, with its game,
-// status, whose turn it is ("your turn" stands out), last activity, Resume and Leave.
-// One HTTP call answers for all of them (the 20 most recent; the server's bound).
+// "Your rooms" in the lobby, the home of turn-based play: every room this browser holds a
+// seat in, with its game, status, whose move it is ("your turn" stands out, and those rooms
+// come first), your clock, the last move in words, Resume and Leave; the title counts the
+// rooms waiting for you. One HTTP call answers for all of them (the 20 most recent; the
+// server's bound).
 
-import { addStrings, t } from "./i18n.js";
+import { addStrings, lang, t } from "./i18n.js";
 import { el } from "./components.js";
 import { api, seatStore } from "./net.js";
 import { errorText, gameName, notify } from "./page.js";
 import { seatName } from "./names.js";
 import { duration } from "./presence.js";
 import { pushToggle } from "./push.js";
+import { describeEvent } from "./move_log.js";
+import { clockLeft, clockTime } from "./seat_clock.js";
 
 addStrings({
   en: {
     your_rooms: "Your rooms",
+    your_rooms_waiting: "{n} waiting for you",
+    your_clock: "Your clock: {time}",
+    last_move_words: "Last: {text}",
     your_rooms_none: "Rooms you take a seat in show up here.",
     your_turn: "Your turn",
     turn_of: "{name}'s turn",
@@ -27,6 +34,9 @@ addStrings({
   },
   ja: {
     your_rooms: "参加中の部屋",
+    your_rooms_waiting: "{n}部屋であなたの番",
+    your_clock: "あなたの持ち時間：{time}",
+    last_move_words: "直前：{text}",
     your_rooms_none: "席に座った部屋がここに表示されます。",
     your_turn: "あなたの番",
     turn_of: "{name}の番",
@@ -79,17 +89,44 @@ export function yourRoomsPanel(navigate) {
     title, list);
   let rooms = [];
   let offline = false;
+  let fetchedAt = Date.now();
+
+  /** Whose move it is: yours first, else the seats with one (or the public turn). */
+  function whoseMove(room) {
+    if (room.your_turn) return el("span", { class: "badge strong your-turn" }, t("your_turn"));
+    if (room.status !== "playing") return null;
+    const seats = (room.to_move && room.to_move.length) ? room.to_move : room.turn !== null ? [room.turn] : [];
+    return seats.length ? el("span", { class: "badge" },
+      t("turn_of", { name: seats.map((s) => seatName(room.seats, s)).join(", ") })) : null;
+  }
+
+  /** This seat's clock, counted to now from when the answer came. */
+  function yourClock(room) {
+    const clock = room.clock;
+    const own = clock && clock.seats && clock.seats[room.seat];
+    if (!own || room.status !== "playing") return null;
+    const [move, bank] = clockLeft(own, Date.now() - fetchedAt);
+    const time = `${clockTime(move, clock.mode)} + ${clockTime(bank, clock.mode)}`;
+    return el("span", { class: `seat-clock${own.running ? " running" : ""}`, "data-your-clock": room.code },
+      (own.running ? "⏱ " : "") + t("your_clock", { time }));
+  }
+
+  /** The last move in words, as the room's move log says it. */
+  function lastMove(room) {
+    const ctx = { game: room.game, seats: room.seats, you: [room.seat], events: room.last_events || [] };
+    const said = (room.last_events || []).map((e) => describeEvent(e, ctx)).filter((s) => s.known);
+    if (!said.length || room.status === "lobby") return null;
+    const text = said.slice(0, 2).map((s) => s[lang()] || s.en).join(" ");
+    return el("span", { class: "muted small last-move-words" }, t("last_move_words", { text }));
+  }
 
   function row(room) {
-    const turn = room.your_turn
-      ? el("span", { class: "badge strong your-turn" }, t("your_turn"))
-      : room.status === "playing" && room.turn !== null
-        ? el("span", { class: "badge" }, t("turn_of", { name: seatName(room.seats, room.turn) })) : null;
     const ago = Date.now() / 1000 - room.last_activity;
     return el("li", { "data-room": room.code, class: room.your_turn ? "your-turn-row" : null },
       el("span", {}, el("strong", {}, room.code), " · ", gameName(room.game), " · ",
-        t("status_" + room.status), " ", turn,
-        el("span", { class: "muted small" }, " · " + t("last_activity", { time: duration(ago * 1000) }))),
+        t("status_" + room.status), " ", whoseMove(room), " ", yourClock(room),
+        el("span", { class: "muted small" }, " · " + t("last_activity", { time: duration(ago * 1000) })),
+        el("br"), lastMove(room)),
       el("span", { class: "row" },
         el("button", { type: "button", "data-key": "resume-" + room.code, onclick: () => navigate(room.code) },
           t("resume")),
@@ -108,7 +145,9 @@ export function yourRoomsPanel(navigate) {
   }
 
   function draw() {
-    title.textContent = t("your_rooms");
+    const waiting = rooms.filter((r) => r.your_turn).length;
+    title.replaceChildren(t("your_rooms"), " ", waiting ? el("span", { class: "badge strong", id: "your-rooms-waiting" },
+      t("your_rooms_waiting", { n: waiting })) : "");
     list.replaceChildren(offline && rooms.length ? el("p", { class: "muted" }, t("your_rooms_offline")) : "",
       rooms.length
         ? el("ul", { class: "room-list" }, rooms.map(row))
@@ -139,7 +178,10 @@ export function yourRoomsPanel(navigate) {
         if (seen) seen.your_turn = seen.your_turn || entry.your_turn;
         else byCode.set(entry.code, entry);
       });
-      rooms = [...byCode.values()];
+      // Your-move rooms first, then the most recently active.
+      rooms = [...byCode.values()].sort((a, b) => Number(b.your_turn) - Number(a.your_turn)
+        || b.last_activity - a.last_activity);
+      fetchedAt = Date.now();
       offline = false;
       localStorage.setItem(LAST_KEY, JSON.stringify(rooms));
     } catch (err) {
