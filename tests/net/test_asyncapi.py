@@ -61,7 +61,7 @@ def test_the_document_is_asyncapi_3_and_every_message_has_a_payload() -> None:
     received = {
         ref["$ref"].rpartition("/")[2] for ref in doc["operations"]["receiveFromServer"]["messages"]
     }
-    assert sent == {"hello", "move", "shown", "visible", "pause", "resume", "ping"} | {
+    assert sent == {"hello", "move", "shown", "visible", "pause", "resume", "vacation", "ping"} | {
         "chat",
         "react",
         "mute",
