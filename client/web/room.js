@@ -303,9 +303,9 @@ export function showRoom(code, { watch = false } = {}) {
     if (!panel.querySelector("#take-back, #table-waits")) panel.dataset.scrollAway = "";
     return [
       panel,
-      vacationButton(msg, watch ? [] : mySeats(), (frame) => socket && socket.send(frame)),
       reissued ? copyBox("reissued-link", t("seat_link_of", { name: seatName(msg.seats, reissued.seat) }),
         seatLink(code, reissued.seat, reissued.token)) : null,
+      vacationButton(msg, watch ? [] : mySeats(), (frame) => socket && socket.send(frame)),
     ];
   }
 
