@@ -163,6 +163,9 @@ class Client:
         host_name: str = "",
         cover_after_s: int | Literal["wait"] = COVER_AFTER_S_DEFAULT,
         spectators: bool = True,
+        clock: Literal["relaxed", "live", "days"] = "relaxed",
+        clock_preset: str | None = None,
+        vacation_days: int | None = None,
     ) -> Seat:
         """Create a room and hold its host seat.
 
@@ -173,7 +176,9 @@ class Client:
         `cover_after_s` is how long (1 to 86,400 whole seconds) a human may be away
         before a CPU plays for them, or "wait" for the table to wait (`bad_option`
         otherwise). With `spectators` False, connections without a seat token are
-        refused (`no_spectators`).
+        refused (`no_spectators`). `clock` gives every seat a clock ("live" or "days",
+        with one of the game's `clock_preset`s from `games()` and, for days, the
+        `vacation_days` each seat has per match); see PROTOCOL "Seat clocks".
         """
         body: dict[str, Any] = {"game": game, "difficulty": difficulty, "public": public}
         if seats is not None:
@@ -189,6 +194,12 @@ class Client:
             body["cover_after_s"] = cover_after_s
         if spectators is not True:
             body["spectators"] = spectators
+        if clock != "relaxed":
+            body["clock"] = clock
+        if clock_preset is not None:
+            body["clock_preset"] = clock_preset
+        if vacation_days is not None:
+            body["vacation_days"] = vacation_days
         answer = await self._call("POST", "/api/rooms", body)
         return Seat(answer["code"], answer["seat"], answer["token"])
 

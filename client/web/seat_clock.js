@@ -32,6 +32,7 @@ addStrings({
     dur_h: "{n} h",
     dur_hm: "{h} h {m} min",
     dur_m: "{n} min",
+    dur_s: "{n} s",
   },
   ja: {
     clock_title: "持ち時間",
@@ -55,6 +56,7 @@ addStrings({
     dur_h: "{n}時間",
     dur_hm: "{h}時間{m}分",
     dur_m: "{n}分",
+    dur_s: "{n}秒",
   },
 });
 
@@ -79,14 +81,14 @@ export function clockTime(ms, mode) {
 
 /** A preset's label in the create-room choice ("10 s a move + 60 s bank"). */
 function presetLabel(preset, mode) {
-  const say = (ms) => (mode === "days" ? clockTime(ms, "days") : `${ms / 1000} s`);
+  const say = (ms) => (mode === "days" ? clockTime(ms, "days") : t("dur_s", { n: ms / 1000 }));
   return t("clock_preset_" + mode, { move: say(preset.move_ms), bank: say(preset.bank_ms) });
 }
 
 /** The room's clock rule in one sentence ("" for a relaxed room). */
 export function clockRule(clock) {
   if (!clock) return "";
-  const say = (ms) => (clock.mode === "days" ? clockTime(ms, "days") : `${ms / 1000} s`);
+  const say = (ms) => (clock.mode === "days" ? clockTime(ms, "days") : t("dur_s", { n: ms / 1000 }));
   return t("clock_rule_" + clock.mode, {
     move: say(clock.move_ms), bank: say(clock.bank_ms), vacation: clockTime(clock.vacation_ms, "days"),
   });

@@ -59,6 +59,39 @@ async def test_a_seat_option_past_the_seat_count_is_refused_at_create(client: Cl
     await client.start(host.code, host.token)  # the last seat is a valid choice
 
 
+async def test_games_list_the_clock_choices_and_a_room_keeps_the_one_picked(
+    client: Client,
+) -> None:
+    games = {g["id"]: g for g in await client.games()}
+    for game in games.values():
+        clock = game["clock"]
+        assert clock["modes"] == ["relaxed", "live", "days"] and clock["default"] == "relaxed"
+        assert clock["days"]["default"] in {p["id"] for p in clock["days"]["presets"]}
+    assert games["shirokuro_jong"]["clock"]["live"]["default"] == "5+20"
+    host = await client.create_room("kokuto_rum", clock="days", clock_preset="2d+7d")
+    summary = await client.room(host.code)
+    day = 24 * 3600 * 1000
+    assert summary["clock"] == {
+        "mode": "days",
+        "move_ms": 2 * day,
+        "bank_ms": 7 * day,
+        "vacation_ms": 7 * day,
+    }
+    assert summary["cover_after_ms"] is None  # the clock replaces CPU cover
+    relaxed = await client.room((await client.create_room("kokuto_rum")).code)
+    assert relaxed["clock"] is None and relaxed["cover_after_ms"] == 60_000
+    for bad in (
+        {"clock": "blitz"},
+        {"clock": "live", "clock_preset": "1d+3d"},
+        {"clock": "live", "vacation_days": 2},
+        {"clock": "days", "vacation_days": 31},
+        {"clock_preset": "10+60"},
+    ):
+        with pytest.raises(ZashikiError) as refused:
+            await client.create_room("kokuto_rum", **bad)  # type: ignore[arg-type]
+        assert refused.value.code == "bad_option"
+
+
 async def test_created_room_has_a_readable_code_and_a_128_bit_token(client: Client) -> None:
     host = await client.create_room("usunoro")
     assert len(host.code) == 6 and not set(host.code) & set("01OI")
