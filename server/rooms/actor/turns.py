@@ -31,6 +31,8 @@ class Turns:
         self.room = room
         self.on_turn = on_turn
         self.basis: dict[int, list[Action]] = {}
+        # Seats whose move opened after a CPU played for a late seat (`fire`), for `sync`.
+        self._opened: list[int] = []
 
     def wanted(self) -> bool:
         """Whether `sync` has anything to do in this room (clocks, or someone to tell)."""
@@ -54,6 +56,8 @@ class Turns:
         seat whose move opened with no connection holding it."""
         room = self.room
         opened = self.opened(room.core, room.clock_t(now))
+        if self._opened:
+            opened, self._opened = self._opened + opened, []
         if not opened:
             return
         if room.core.banks is not None:
@@ -136,9 +140,12 @@ class Turns:
                 break
             banks.ran_out(late, late_at)
             changed = True
-            core.time_out(late, now)
+            if core.time_out(late, now):
+                core.last_move = self.room.wall()
+                # Its next move (if it has one at once) is a new one: it opens afresh.
+                self.basis.pop(late, None)
             # The CPU's move changed the table: clocks follow before the next check.
-            self.opened(core, t)
+            self._opened.extend(self.opened(core, t))
         if changed:
             self.room.dirty = self.room.announce = True
         return changed
