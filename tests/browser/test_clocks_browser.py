@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.pages import PHONE
+from tests.browser.pages import PHONE, english_left
 from tests.browser.test_seats_browser import post, seat_link
 
 RAW_KEY = re.compile(r"\b(clock|vacation|dur|ml|your)_[a-z_]+\b")
@@ -98,3 +98,21 @@ def test_your_rooms_puts_your_move_first_with_your_clock(new_page, server_url) -
     expect(first.locator(".last-move-words")).to_contain_text("Last:")
     no_raw_keys(page)
     phone_shot(page, "clocks-your-rooms-phone")
+
+
+def test_the_clocks_speak_japanese(new_page, server_url) -> None:
+    room = days_room(server_url)
+    page = new_page(**PHONE)
+    page.goto(server_url + "/")
+    page.click("#lang-toggle")  # before the seat link, whose note is said in the language
+    expect(page.locator("#lang-toggle")).to_have_text("English")
+    page.goto(seat_link(server_url, room["code"], 0, room["token"]))
+    expect(page.locator(".table")).to_be_visible()
+    expect(page.locator('#presence [data-seat-clock="0"]')).to_contain_text("3日")
+    expect(page.locator("#vacation")).to_have_text("休暇をとる（残り7日）")
+    assert english_left(page, room["code"]) <= {"CPU", "Hana"}
+    page.goto(server_url + "/")
+    row = page.locator(f'#your-rooms [data-room="{room["code"]}"]')
+    expect(row).to_contain_text("あなたの持ち時間")
+    expect(row.locator(".last-move-words")).to_contain_text("直前：")
+    assert english_left(page, room["code"]) <= {"CPU", "Hana"}
