@@ -63,7 +63,7 @@ class Room(RoomState):
         self.seat_admin = SeatAdmin(self, self.clients)
         self.saver = Saver(self)
         self.publisher = Publisher(self)
-        self.turns = Turns(self, deps.get("on_turn"))
+        self.turns = Turns(self)
         self.alarm = Alarm(self, self.turns)
         # The other inputs, by kind ("move" and "tick" are handled in `_apply` itself).
         admin, clients = self.seat_admin, self.clients
@@ -349,7 +349,7 @@ class Room(RoomState):
             elif fired:
                 self.journal.steps.append([now])
             self.clients.update(now)
-            if self.turns.wanted():
+            if self.core.banks is not None:
                 self.turns.sync(now)
 
 

@@ -5,8 +5,8 @@ After every input the room asks `Turns.sync`: a human seat with legal moves has 
 make; its clock (`seats/timebank.py`) starts when that move opens (a fresh allowance when
 its legal moves change, so each move of a turn, a claim or a mark has its own) and stops
 when it has none. Simultaneous phases (marks, claims, declarations) are the same: every
-seat with something to answer runs its own clock. A seat whose move opens while no
-connection holds it is handed to the room's `on_turn(room, seat)` hook (Web Push).
+seat with something to answer runs its own clock. (Telling an absent player it is their
+move is nudges.py's.)
 
 A live clock counts game time (it stops while nobody is at the table, or the game is
 paused); a days clock counts wall time (Unix ms), also while the room is not loaded.
@@ -15,7 +15,6 @@ When a seat's time runs out, `fire` has the CPU make that one move for it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from server.games.contract import Action
@@ -27,16 +26,9 @@ from server.rooms.errors import RoomError
 class Turns:
     """One room's view of whose move it is (the legal moves each seat's clock started on)."""
 
-    def __init__(self, room: RoomState, on_turn: Callable[[Any, int], None] | None) -> None:
+    def __init__(self, room: RoomState) -> None:
         self.room = room
-        self.on_turn = on_turn
         self.basis: dict[int, list[Action]] = {}
-        # Seats whose move opened after a CPU played for a late seat (`fire`), for `sync`.
-        self._opened: list[int] = []
-
-    def wanted(self) -> bool:
-        """Whether `sync` has anything to do in this room (clocks, or someone to tell)."""
-        return self.room.core.banks is not None or self.on_turn is not None
 
     def loaded(self) -> None:
         """A room loaded from its save: each seat's move as its clock was saved (no
@@ -52,26 +44,15 @@ class Turns:
                     self.basis[s] = legal
 
     def sync(self, now: float) -> None:
-        """Start and stop seat clocks for the moves open now; tell `on_turn` of each
-        seat whose move opened with no connection holding it."""
+        """Start and stop seat clocks for the moves open now (a clocked room's)."""
         room = self.room
-        opened = self.opened(room.core, room.clock_t(now))
-        if self._opened:
-            opened, self._opened = self._opened + opened, []
-        if not opened:
-            return
-        if room.core.banks is not None:
+        if self.follow(room.core, room.clock_t(now)):
             room.dirty = True
-        hook = self.on_turn
-        if hook is not None:
-            for seat in opened:
-                if not any(seat in a.seats for a in room.attachments):
-                    hook(room, seat)
 
-    def opened(self, core: RoomCore, t: float) -> list[int]:
-        """Start and stop seat clocks for the moves open now (clock time `t`); returns
-        the seats whose move just opened."""
-        opened: list[int] = []
+    def follow(self, core: RoomCore, t: float) -> bool:
+        """Start and stop seat clocks for the moves open now (clock time `t`); True if a
+        clock started or stopped."""
+        changed = False
         banks = core.banks
         playing = core.status == "playing"
         for s, seat in enumerate(core.seats):
@@ -84,13 +65,13 @@ class Turns:
                     self.basis[s] = legal
                     if banks is not None:
                         banks.start(s, t)
-                    if not before:
-                        opened.append(s)
+                        changed = True
             elif before is not None:
                 del self.basis[s]
                 if banks is not None:
                     banks.stop(s, t)
-        return opened
+                    changed = True
+        return changed
 
     def wake(self, now: float) -> float | None:
         """When (room clock ms) a seat clock next needs the room to look: a bank running
@@ -142,10 +123,10 @@ class Turns:
             changed = True
             if core.time_out(late, now):
                 core.last_move = self.room.wall()
-                # Its next move (if it has one at once) is a new one: it opens afresh.
+                # Its next move (if it has one at once) is a new one: a fresh allowance.
                 self.basis.pop(late, None)
             # The CPU's move changed the table: clocks follow before the next check.
-            self._opened.extend(self.opened(core, t))
+            self.follow(core, t)
         if changed:
             self.room.dirty = self.room.announce = True
         return changed
