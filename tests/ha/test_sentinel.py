@@ -17,9 +17,9 @@ import redis
 
 from client.lib import Client, Connection, ZashikiError
 from server.store.redis_store import RedisStore
-from server.store.store import StoreError
+from server.store.store import StaleVersion, StoreError
 from tests.bench.bench_load import next_move
-from tests.ha.topologies import SentinelSetup, until
+from tests.ha.topologies import SERVICE, SentinelSetup, until
 from tests.net.conftest import CLEAN_EXIT, ServerProcess
 
 # Rooms must answer again this soon after the primary dies: a bound that catches "never
@@ -239,3 +239,35 @@ async def test_killing_the_primary_under_load_loses_no_acknowledged_move(
     for server in servers:
         assert server.stop() in CLEAN_EXIT, server.output()
     sentinels.wait_settled()
+
+
+async def save_until_landed(store: RedisStore, code: str, version: int, blob: bytes) -> None:
+    """Save as a room does after a failed save: again, until it lands (bounded)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            await store.save(code, version, blob)
+            return
+        except StaleVersion:  # an earlier try landed, unacknowledged
+            return
+        except StoreError:
+            assert time.monotonic() < deadline, "saves never reached the new primary"
+            await asyncio.sleep(0.1)
+
+
+async def test_a_failover_the_sentinels_are_asked_for_is_followed(
+    store: RedisStore, sentinels: SentinelSetup
+) -> None:
+    await store.create("F", b"v1")
+    old = sentinels.primary_port()
+    # A coordinated failover: the old primary lives on as a replica; however the
+    # connections to it end (Redis closing them, +switch-master, a READONLY answer), the
+    # saves then find the new primary.
+    with sentinels.sentinel() as client:
+        client.execute_command("SENTINEL", "FAILOVER", SERVICE)
+    await save_until_landed(store, "F", 2, b"v2")
+    await asyncio.to_thread(until, lambda: sentinels.primary_port() != old, 30, "a failover")
+    await save_until_landed(store, "F", 3, b"v3")
+    loaded = await store.load("F")
+    assert loaded is not None and (loaded.version, loaded.blob) == (3, b"v3")
+    assert await store.ping()
