@@ -21,13 +21,14 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "object-src 'none'",
         "base-uri 'none'",
         "form-action 'self'",
-        "frame-ancestors 'none'",
+        # The table opens the rules pages in a frame of its own; no other site may.
+        "frame-ancestors 'self'",
     ]
 )
 HEADERS = [
     (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
     # frame-ancestors' older form, for browsers that predate it.
-    (b"x-frame-options", b"DENY"),
+    (b"x-frame-options", b"SAMEORIGIN"),
     # Room codes live in the page's address; other sites learn nothing of it.
     (b"referrer-policy", b"no-referrer"),
     (b"x-content-type-options", b"nosniff"),

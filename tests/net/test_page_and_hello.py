@@ -41,7 +41,7 @@ async def test_every_answer_carries_the_security_headers(server: ServerProcess, 
         part.split()[0]: part.split()[1:] for part in headers["content-security-policy"].split("; ")
     }
     assert policy["script-src"] == ["'self'"]  # no 'unsafe-inline', no 'unsafe-eval'
-    assert policy["frame-ancestors"] == ["'none'"] and policy["object-src"] == ["'none'"]
-    assert headers["x-frame-options"] == "DENY"
+    assert policy["frame-ancestors"] == ["'self'"] and policy["object-src"] == ["'none'"]
+    assert headers["x-frame-options"] == "SAMEORIGIN"
     assert headers["referrer-policy"] == "no-referrer"
     assert headers["x-content-type-options"] == "nosniff"
