@@ -59,8 +59,9 @@ class Client:
 
 @contextlib.asynccontextmanager
 async def running(kind: str, redis_url: str, names: str = "ab") -> AsyncIterator[list[Process]]:
-    """Processes named by `names` over one Redis (or one in-process store and bus)."""
-    if kind == "redis":
+    """Processes named by `names` over one Redis, or Redis under Sentinel (`kind` "redis"
+    or "sentinel", `redis_url` its address), or one in-process store and bus."""
+    if kind in ("redis", "sentinel"):
         prefix = f"t{uuid.uuid4().hex[:12]}:"
         processes = [
             Process(name, RedisStore(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix))
@@ -81,21 +82,23 @@ async def running(kind: str, redis_url: str, names: str = "ab") -> AsyncIterator
             await process.store.aclose()
 
 
-@pytest.fixture(params=["redis", "memory"])
-async def pair(
-    request: pytest.FixtureRequest, redis_url: str
-) -> AsyncIterator[tuple[Process, Process]]:
+def url_of(request: pytest.FixtureRequest) -> str:
+    """The address of the parametrized kind's Redis ("" for the in-process kind)."""
+    kind = request.param
+    return "" if kind == "memory" else str(request.getfixturevalue(f"{kind}_url"))
+
+
+@pytest.fixture(params=["redis", "sentinel", "memory"])
+async def pair(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Process, Process]]:
     """Processes A and B, on each kind of store and bus."""
-    async with running(request.param, redis_url) as (a, b):
+    async with running(request.param, url_of(request)) as (a, b):
         yield a, b
 
 
-@pytest.fixture(params=["redis", "memory"])
-async def trio(
-    request: pytest.FixtureRequest, redis_url: str
-) -> AsyncIterator[tuple[Process, Process, Process]]:
+@pytest.fixture(params=["redis", "sentinel", "memory"])
+async def trio(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Process, Process, Process]]:
     """Processes A, B and C, on each kind of store and bus."""
-    async with running(request.param, redis_url, "abc") as (a, b, c):
+    async with running(request.param, url_of(request), "abc") as (a, b, c):
         yield a, b, c
 
 
