@@ -1,4 +1,4 @@
-// Table talk at a room: the chat panel (folded away on phones), the quick reactions bar,
+// Table talk at a room: the chat panel (folded away on phones; a sheet at a table), the quick reactions bar,
 // reactions shown briefly beside the sender's seat, and the host's moderation. Messages
 // are other people's words: they are only ever put on the page as text, never as HTML.
 // Frames: server/web/PROTOCOL.md, "Table talk".
@@ -100,8 +100,10 @@ export function createTalk({ send }) {
   const reactionsBar = el("div", { class: "talk-reactions", id: "talk-reactions", role: "group" });
   const strip = el("p", { class: "talk-strip", id: "talk-strip", "aria-live": "polite" });
   const hostControls = el("div", { class: "talk-host", id: "talk-host" });
-  const summary = el("summary", { id: "talk-summary", "data-key": "talk-summary" });
-  const panel = el("details", { class: "panel talk", id: "talk" }, summary, log, note, form, hostControls);
+  const summary = el("summary", { id: "talk-summary", "data-key": "talk-summary", "data-icon": "💬" });
+  // At a table the panel opens as a sheet over it (chat.css): the reactions go with it.
+  const panel = el("details", { class: "panel talk", id: "talk" }, summary,
+    el("div", { class: "talk-sheet" }, reactionsBar, strip, log, note, form, hostControls));
   panel.open = window.matchMedia(WIDE).matches;
   panel.addEventListener("toggle", () => {
     if (panel.open) {
@@ -110,7 +112,7 @@ export function createTalk({ send }) {
       log.scrollTop = log.scrollHeight;
     }
   });
-  const node = el("div", { class: "talk-area", id: "talk-area" }, reactionsBar, strip, panel);
+  const node = el("div", { class: "talk-area", id: "talk-area" }, panel);
   const layer = el("div", { class: "reaction-layer", id: "reaction-layer", "aria-hidden": "true" });
   document.body.append(layer);
 
@@ -149,7 +151,7 @@ export function createTalk({ send }) {
   function renderSummary() {
     const unread = talk.unread && !panel.open
       ? [el("span", { class: "badge strong", id: "talk-unread" }, t("talk_new", { n: talk.unread }))] : [];
-    summary.replaceChildren(el("span", {}, t("talk_title")), ...unread);
+    summary.replaceChildren(el("span", { class: "lbl" }, t("talk_title")), ...unread);
   }
 
   function add(message) {

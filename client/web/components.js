@@ -1,6 +1,7 @@
 // Small DOM helpers and pieces shared by every table: cards, seats, results.
 
 import { t } from "./i18n.js";
+import { explainModeButton } from "./explain.js";
 
 /**
  * Build an element: el("button", {class: "x", onclick: f}, "text", child...).
@@ -36,28 +37,26 @@ export function replaceKeepingFocus(root, ...children) {
 /**
  * A table's header row: `badges` (text, or nodes for badges with an id; null is left
  * out) and the paused marker, then the controls: Pause/Resume for a seated player while
- * the match runs, Rules (when the page can open them: `ctx.openRules`) and Settings. The
- * two groups wrap apart, so on a phone the short badges share a line of their own
- * instead of each line growing to a button's height.
+ * the match runs, Rules (when the page can open them: `ctx.openRules`), Settings and the
+ * "?" mode (explain.js); the table's sheets join them (tables/frame.js). On a phone the
+ * controls show their symbol, their words stay their accessible names.
  */
 export function tableHeader(ctx, badges) {
   const room = ctx.room || {};
   const canPause = room.can_pause !== false && ctx.you.length && !ctx.message.outcome;
+  const control = (id, key, icon, text, onclick) => el("button", {
+    type: "button", class: "ghost head-button", "data-key": key, id, "data-icon": icon, onclick,
+  }, el("span", { class: "lbl" }, text));
   return el("div", { class: "row table-head" },
     el("div", { class: "head-badges" },
       badges.filter(Boolean).map((b) => (b instanceof Node ? b : el("span", { class: "badge" }, b))),
       room.paused ? el("span", { class: "badge strong", id: "paused" }, "⏸ " + t("paused")) : null),
     el("div", { class: "head-controls" },
-      canPause ? el("button", {
-        type: "button", class: "ghost", "data-key": "pause", id: "pause-button",
-        onclick: () => ctx.send({ t: room.paused ? "resume" : "pause" }),
-      }, room.paused ? t("resume") : t("pause")) : null,
-      ctx.openRules ? el("button", {
-        type: "button", class: "ghost", "data-key": "rules", id: "rules-button", onclick: ctx.openRules,
-      }, t("rules_button")) : null,
-      el("button", {
-        type: "button", class: "ghost", "data-key": "settings", id: "settings-button", onclick: ctx.openSettings,
-      }, t("settings"))));
+      canPause ? control("pause-button", "pause", room.paused ? "▶" : "⏸", room.paused ? t("resume") : t("pause"),
+        () => ctx.send({ t: room.paused ? "resume" : "pause" })) : null,
+      ctx.openRules ? control("rules-button", "rules", "📖", t("rules_button"), ctx.openRules) : null,
+      control("settings-button", "settings", "⚙", t("settings"), ctx.openSettings),
+      explainModeButton()));
 }
 
 const SUITS = {

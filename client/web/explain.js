@@ -1,10 +1,13 @@
-// Explaining what is on the screen. Tap (touch or pen) or keyboard-focus anything marked
-// with data-term — every card face, and the terms the tables mark — and a small panel
-// names it in full and gives its role, taken from the game's glossary (its rules page);
-// "More" opens that page at the entry. A table's "?" button (termHelp) opens the same
-// panel with its own sentences, by tap, click or key alike. The Rules panel shows a
-// game's rules page over whatever is on screen: the table keeps running and the seat
-// stays connected.
+// Explaining what is on the screen, only when asked: a long press on anything marked
+// with data-term (every card face, and the terms the tables mark), a right click or the
+// keyboard's menu key on it, a tap on one that is not a move (a label, a card on the
+// table), or any tap while the table's "?" mode is on. A tap that plays or selects a card
+// never explains. A small panel names the thing in full and gives its role, taken from
+// the game's glossary (its rules page); "More" opens that page at the entry. It keeps
+// clear of the dock, where the moves and a refusal are. A table's "?" button (termHelp)
+// opens the same panel with its own sentences, by tap, click or key alike. The Rules
+// panel shows a game's rules page over whatever is on screen: the table keeps running
+// and the seat stays connected.
 
 import { addStrings, lang, onLangChange, t } from "./i18n.js";
 import { el } from "./components.js";
@@ -18,6 +21,8 @@ addStrings({
     explain_more: "More in How to play",
     explain_close: "Close explanation",
     explain_what: "Explain {name}",
+    explain_mode: "Explain: tap anything to learn what it is",
+    explain_mode_on: "Explain mode is on: taps explain instead of playing.",
   },
   ja: {
     rules_button: "ルール",
@@ -25,6 +30,8 @@ addStrings({
     explain_more: "遊び方で詳しく",
     explain_close: "説明を閉じる",
     explain_what: "{name}とは？",
+    explain_mode: "説明モード：タップしたものを説明します",
+    explain_mode_on: "説明モード中：タップすると出さずに説明します。",
   },
 });
 
@@ -108,45 +115,48 @@ function showPanel(target, game, term, name, lines) {
     el("a", {
       href: rulesHref(game, term), class: "explain-more", "data-rules-game": game, "data-rules-term": term,
     }, t("explain_more")));
-  // Keep clear of what was explained: a card low on the screen (your hand) or anything
-  // in the dock (where the moves are) gets its explanation at the top, the rest at the
-  // bottom.
-  const box = target.getBoundingClientRect();
-  const low = box.top + box.height / 2 > window.innerHeight / 2 || Boolean(target.closest(".dock"));
-  explainBox.classList.toggle("top", low);
   explainBox.hidden = false;
-  placeOnPhone(explainBox, target, low);
+  place(explainBox, target);
 }
 
-const PHONE = "(max-width: 480px)";
 const MIN_PANEL = 120; // px: the name, a line and the close button
+const MARGIN = 6;
 
 /**
- * On a phone the panel at the top would cover the page's and the table's header rows
- * (Rules, Settings, Pause): it starts below whichever of them is on screen in the top
- * half when that leaves it room above what it explains, and scrolls inside (its close
- * button first). It never covers what it explains, so a second tap on a "?" closes it:
- * with too little room below the headers it goes over them. A wide screen keeps the
- * plain top/bottom placement.
+ * Place the panel where it covers neither what it explains (so a second tap on a "?"
+ * closes it) nor the dock (the moves, a refusal): in the larger of the room above what
+ * it explains (below the page's and the table's header rows) and the room below it
+ * (above the dock); it scrolls inside (its close button first). With too little room it
+ * goes over the header rows, and only as a last resort over what it explains.
  */
-function placeOnPhone(box, target, low) {
-  box.style.top = box.style.maxHeight = "";
-  if (!window.matchMedia(PHONE).matches) return;
-  const margin = 8;
-  const explained = target.getBoundingClientRect();
-  if (!low) {
-    // At the bottom, below what it explains.
-    box.style.maxHeight = `${Math.max(window.innerHeight - explained.bottom - 2 * margin, MIN_PANEL)}px`;
-    return;
+function place(box, target) {
+  // Redrawn since (a tap, a new view): the same thing as it is on the page now.
+  if (!target.isConnected && target.dataset.key) {
+    target = document.querySelector(`[data-key="${CSS.escape(target.dataset.key)}"]`) || target;
   }
-  let top = margin;
+  const vh = window.innerHeight;
+  const explained = target.getBoundingClientRect();
+  const dockNode = document.getElementById("dock");
+  const dockTop = dockNode && !dockNode.contains(target) ? dockNode.getBoundingClientRect().top : vh;
+  let headBottom = 0;
   for (const head of document.querySelectorAll(".topbar, .table-head")) {
     const r = head.getBoundingClientRect();
-    if (r.height > 0 && r.bottom > 0 && r.top < window.innerHeight / 2) top = Math.max(top, r.bottom + 4);
+    if (r.height > 0 && r.bottom > 0 && r.top < vh / 2) headBottom = Math.max(headBottom, r.bottom);
   }
-  if (explained.top - margin - top < MIN_PANEL) top = margin;
-  box.style.top = `${top}px`;
-  box.style.maxHeight = `${Math.max(explained.top - margin - top, MIN_PANEL)}px`;
+  const limit = Math.min(dockTop, vh) - MARGIN;
+  // The larger of the room above what it explains (below the header rows) and below it.
+  const above = [Math.max(headBottom, 0) + MARGIN, Math.min(explained.top, limit) - MARGIN];
+  const below = [explained.bottom + MARGIN, limit];
+  let [top, bottom] = above[1] - above[0] >= below[1] - below[0] ? above : below;
+  if (bottom - top < MIN_PANEL) {
+    // Too little: over the header rows too, still above what it explains; else anywhere
+    // above the dock.
+    [top, bottom] = explained.top - 2 * MARGIN >= MIN_PANEL ? [MARGIN, explained.top - MARGIN]
+      : [MARGIN, Math.max(MARGIN + MIN_PANEL, limit)];
+  }
+  box.style.top = `${Math.round(top)}px`;
+  box.style.bottom = "auto";
+  box.style.maxHeight = `${Math.round(bottom - top)}px`;
 }
 
 /** Show what `target` (an element with data-term) is: its full name, then its glossary entry. */
@@ -226,23 +236,123 @@ export function openRules(game, term) {
   close.focus({ preventScroll: true });
 }
 
-// -- wiring: one set of listeners for the whole page --------------------------------
-document.addEventListener("pointerup", (e) => {
+// -- asking for an explanation ------------------------------------------------------
+const LONG_PRESS_MS = 450;
+const SLOP = 10; // px a finger may move and still hold
+let explainMode = false;
+let swallowClickUntil = 0; // the click that ends a long press plays nothing
+
+/** Whether a tap on `target` would do something of the table's (play, select, open). */
+function isMove(target) {
+  return Boolean(target.closest("button, a[href], summary, input, select, label"));
+}
+
+/**
+ * The table's "?" button: while it is pressed, a tap on anything marked explains it and
+ * plays nothing. `key` names it across redraws.
+ */
+export function explainModeButton() {
+  return el("button", {
+    type: "button", class: "ghost explain-mode", id: "explain-mode", "data-key": "explain-mode",
+    "aria-pressed": String(explainMode), "aria-label": t("explain_mode"), title: t("explain_mode"),
+    onclick: (e) => {
+      explainMode = !explainMode;
+      e.currentTarget.setAttribute("aria-pressed", String(explainMode));
+      document.body.classList.toggle("explain-mode-on", explainMode);
+      if (!explainMode) hideExplain();
+    },
+  }, el("span", { "aria-hidden": "true" }, "?"));
+}
+
+// A long press (touch or pen) on anything marked explains it.
+let press = null;
+document.addEventListener("pointerdown", (e) => {
+  if (press) clearTimeout(press.timer);
+  press = null;
   if (e.pointerType !== "touch" && e.pointerType !== "pen") return;
   const target = e.target.closest && e.target.closest("[data-term]");
-  if (target) explain(target);
+  if (!target) return;
+  press = {
+    x: e.clientX, y: e.clientY, target, at: e.timeStamp,
+    timer: setTimeout(() => longPress(target), LONG_PRESS_MS),
+  };
 }, true);
+
+function longPress(target) {
+  if (press) clearTimeout(press.timer);
+  press = null;
+  swallowClickUntil = performance.now() + 800;
+  explain(target);
+}
+document.addEventListener("pointermove", (e) => {
+  if (press && Math.hypot(e.clientX - press.x, e.clientY - press.y) > SLOP) {
+    clearTimeout(press.timer);
+    press = null;
+  }
+}, true);
+for (const type of ["pointerup", "pointercancel"]) {
+  document.addEventListener(type, (e) => {
+    if (!press) return;
+    // A busy page may run the timer late: the finger's own times decide.
+    if (type === "pointerup" && e.timeStamp - press.at >= LONG_PRESS_MS) {
+      longPress(press.target);
+      return;
+    }
+    clearTimeout(press.timer);
+    press = null;
+  }, true);
+}
+
+// A right click, or the keyboard's menu key, on anything marked explains it.
+document.addEventListener("contextmenu", (e) => {
+  const target = e.target.closest && e.target.closest("[data-term]");
+  if (!target) return;
+  e.preventDefault();
+  if (performance.now() < swallowClickUntil) return; // the long press has explained it
+  explain(target);
+});
+
+// A click: swallowed after a long press; in "?" mode it explains instead of playing; on
+// a marked thing that is no move (a label, a card on the table) it explains.
+document.addEventListener("click", (e) => {
+  if (performance.now() < swallowClickUntil) {
+    swallowClickUntil = 0;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    return;
+  }
+  const target = e.target.closest && e.target.closest("[data-term]");
+  if (!target || (explainBox && explainBox.contains(target))) return;
+  if (explainMode && !target.closest("#explain-mode")) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    explain(target);
+  } else if (!isMove(target)) {
+    explain(target);
+  }
+}, true);
+
+// Keyboard focus on a marked thing that is no move explains it (a move explains only
+// when asked: the menu key, or the "?" mode).
+document.addEventListener("focusin", (e) => {
+  const target = e.target.closest && e.target.closest("[data-term]");
+  if (target && !isMove(target) && target.matches(":focus-visible")) explain(target);
+});
+
+// The "?" key on a focused marked thing (a card of the hand too) explains it.
+document.addEventListener("keydown", (e) => {
+  if (e.key !== "?" || e.ctrlKey || e.metaKey || e.altKey) return;
+  const target = e.target.closest && e.target.closest("[data-term]");
+  if (!target) return;
+  e.preventDefault();
+  explain(target);
+});
 
 // A tap anywhere else puts the explanation away (a "?" button toggles it itself).
 document.addEventListener("pointerdown", (e) => {
   if (!explainBox || explainBox.hidden || explainBox.contains(e.target)) return;
-  if (!(e.target.closest && e.target.closest("[data-term], button.term-help"))) hideExplain();
+  if (!(e.target.closest && e.target.closest("[data-term], button.term-help, #explain-mode"))) hideExplain();
 }, true);
-
-document.addEventListener("focusin", (e) => {
-  const target = e.target.closest && e.target.closest("[data-term]");
-  if (target && target.matches(":focus-visible")) explain(target);
-});
 
 // Links into a rules page open in the panel (a modified click still opens a new tab).
 document.addEventListener("click", (e) => {

@@ -32,6 +32,8 @@ addStrings({
     match_started_watch: "The match has started and every seat is taken. You can watch; if one of the seats is yours, open your seat link on this device.",
     room_closed: "Every player left this room, so it is closed. Host a new room to play.",
     your_seat: "Your seat",
+    presence_away_short: "away",
+    past_matches: "Matches",
   },
   ja: {
     start_open_one: "{seats}番席がまだ友だち用に空いています。CPUを入れて始めますか？",
@@ -46,10 +48,13 @@ addStrings({
     match_started_watch: "対戦が始まり、席はすべて埋まっています。観戦できます。自分の席があるなら、この端末で席リンクを開いてください。",
     room_closed: "全員が退出したため、この部屋は閉じられました。遊ぶには新しい部屋を作ってください。",
     your_seat: "あなたの席",
+    presence_away_short: "離席中",
+    past_matches: "対戦記録",
   },
 });
 import { createTalk } from "./chat.js";
 import { openRules, setExplainGame } from "./explain.js";
+import { fold, setLatestMove, setSeatDecor } from "./tables/frame.js";
 
 // Read out by screen readers, not drawn.
 const VISUALLY_HIDDEN = "position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap";
@@ -83,6 +88,13 @@ export function showRoom(code, { watch = false } = {}) {
   });
   // Every move said in words (move_log.js): the latest at the table, the whole as a sheet.
   const moveLog = createMoveLog({ storageKey: `zashiki.movelog.${code}` });
+  // The dock's #latest-move slot gets the line and the Log button on every paint, the
+  // table's own redraws (a tap) included.
+  setLatestMove(() => {
+    const line = moveLog.latestLine();
+    line.removeAttribute("style");
+    return [line, moveLog.openButton()];
+  });
   // The chat panel and reactions (chat.js), kept across renders.
   const talk = createTalk({ send: (frame) => socket && socket.send(frame) });
 
@@ -298,9 +310,6 @@ export function showRoom(code, { watch = false } = {}) {
     const isHost = mySeats().includes(msg.room && msg.room.host);
     const reissued = page.reissued;
     const panel = presencePanel(msg, page.receivedAt, { mine: mySeats(), isHost, actions: seatActions });
-    // The table may scroll the players' line away (tables/frame.js), unless it asks the
-    // player to take their seat back or says the table waits.
-    if (!panel.querySelector("#take-back, #table-waits")) panel.dataset.scrollAway = "";
     return [
       panel,
       reissued ? copyBox("reissued-link", t("seat_link_of", { name: seatName(msg.seats, reissued.seat) }),
@@ -308,6 +317,41 @@ export function showRoom(code, { watch = false } = {}) {
       vacationButton(msg, watch ? [] : mySeats(), (frame) => socket && socket.send(frame)),
     ];
   }
+
+  /**
+   * At a table the players' panel (presence, the host's buttons) is a sheet in the room's
+   * bar; what asks something of the player (take your seat back, the table waits for
+   * someone, a new seat link) stays in sight above the table.
+   */
+  function presenceAtTable() {
+    const [panel, reissued] = presence();
+    const urgent = [...panel.querySelectorAll("#take-back, #table-waits")];
+    return {
+      sheet: fold("people", t("presence_title"), panel),
+      alerts: urgent.length || reissued ? el("div", { class: "room-alerts", id: "room-alerts" }, urgent, reissued) : null,
+    };
+  }
+
+  /** Presence and the host's mark on a table's seat panel (frame.js calls it on each paint). */
+  function decorateSeat(panelNode, seat) {
+    const msg = page.message;
+    const info = msg && msg.seats && msg.seats[Number(seat)];
+    if (!info || panelNode.querySelector(".seat-presence")) return;
+    const state = info.kind === "human" ? info.presence || "connected" : "cpu";
+    // Your own seat needs no word that you are here; a CPU's has none.
+    const mine = mySeats().includes(Number(seat));
+    const word = info.kind !== "human" || (mine && state === "connected") ? ""
+      : state === "covered" ? t("presence_covered", { name: seatName(msg.seats, Number(seat)) })
+        : state === "away" ? t("presence_away_short") : t("presence_here");
+    panelNode.dataset.presence = state;
+    if (!word && !info.host) return;
+    const name = panelNode.querySelector(".name") || panelNode;
+    name.append(el("span", { class: "seat-presence", "data-presence-of": seat },
+      el("span", { class: "presence-dot", "aria-hidden": "true" }),
+      word ? el("span", { class: "presence-word" }, word) : null,
+      info.host ? el("span", { class: "host-mark", title: t("host_mark"), "aria-label": t("host_mark") }, "★") : null));
+  }
+  setSeatDecor(decorateSeat);
 
   /** The host's start: the first match from the lobby, or the next one once a match is over. */
   async function start() {
@@ -429,7 +473,7 @@ export function showRoom(code, { watch = false } = {}) {
       reconnecting: t("status_reconnecting"),
       refused: t("status_refused"),
     }[page.status] || "";
-    return el("p", { class: "muted", id: "connection-status", role: "status", "data-scroll-away": "" }, text,
+    return el("p", { class: "muted", id: "connection-status", role: "status", "data-state": page.status }, text,
       watch ? " · " + t("spectating") : "");
   }
 
@@ -535,17 +579,31 @@ export function showRoom(code, { watch = false } = {}) {
     return dialog;
   }
 
+  // At a table the page is one screen (body.table-page): the room's title, the players'
+  // sheet and the chat sit in the page's top bar, the table fills the rest.
+  const roomBar = el("div", { class: "room-bar", id: "room-bar" });
+
+  function atTable(on) {
+    // The chat, open beside a wide waiting room, starts closed at the table (a sheet over it).
+    const chat = talk.node.querySelector("#talk");
+    if (on && !document.body.classList.contains("table-page") && chat) chat.open = false;
+    document.body.classList.toggle("table-page", on);
+    const topbar = document.querySelector(".topbar");
+    if (on && topbar && roomBar.parentElement !== topbar) topbar.insertBefore(roomBar, document.getElementById("lang-toggle"));
+    if (!on) roomBar.remove();
+  }
+
   function render() {
     const match = page.message && page.message.room ? page.message.room.match : 1;
     const title = el("h1", {}, t("room_title", { code }),
       page.summary ? el("span", { class: "muted" }, " · " + gameName(page.summary.game)) : null,
       match > 1 ? el("span", { class: "muted", id: "match-number" }, " · " + t("match_n", { n: match })) : null);
     if (page.error && !page.message) {
+      atTable(false);
       replaceKeepingFocus(main, title, el("p", { class: "error", role: "alert" }, page.error),
         el("a", { href: "/" }, t("back_to_lobby")));
       return;
     }
-    title.dataset.scrollAway = "";
     const parts = [title, statusLine()];
     const msg = page.message;
     if ((!msg || page.revoked) && !held().length && !watch && page.summary) {
@@ -555,8 +613,12 @@ export function showRoom(code, { watch = false } = {}) {
       const renderer = TABLES[gameId];
       const room = msg.room || {};
       const finished = room.status === "over" || room.match > 1;
-      parts.push(settingsDialog(), playAgainBar(), ...presence(), tableHolder, talk.node,
-        finished ? matchHistory.element : null);
+      const people = presenceAtTable();
+      atTable(true);
+      replaceKeepingFocus(roomBar, ...[title, statusLine(), people.sheet, talk.node,
+        finished ? fold("history", t("past_matches"), matchHistory.element) : null].filter(Boolean));
+      parts.length = 0;
+      parts.push(settingsDialog(), playAgainBar(), people.alerts, tableHolder);
       matchHistory.update(room);
       replaceKeepingFocus(main, ...parts.filter(Boolean));
       if (!renderer) tableHolder.replaceChildren(el("p", {}, t("no_table")));
@@ -586,6 +648,7 @@ export function showRoom(code, { watch = false } = {}) {
     } else {
       parts.push(el("p", {}, t("loading")));
     }
+    atTable(false);
     replaceKeepingFocus(main, ...parts.filter(Boolean));
     if (msg) talk.update({ message: msg, you: msg.you || [], seats: msg.seats || [] });
   }
@@ -594,6 +657,9 @@ export function showRoom(code, { watch = false } = {}) {
   document.addEventListener("visibilitychange", onVisibility);
   function teardown() {
     document.removeEventListener("visibilitychange", onVisibility);
+    atTable(false);
+    setSeatDecor(null);
+    setLatestMove(null);
     clearTurnSignal();
     setExplainGame(null);
     if (table && table.destroy) table.destroy();

@@ -40,6 +40,11 @@ export const SHIRO_STRINGS = {
     sk_face_down: "face-down card",
     sk_selected: "selected",
     sk_in_meld: "in a meld",
+    sk_why_rotate: "First choose whether to rotate your hand.",
+    sk_why_insert: "First put the card you drew into a ▼ gap of your hand.",
+    sk_why_draw: "First draw from the pile or take the top discard.",
+    sk_why_claim: "First answer the discard: claim it or pass.",
+    sk_why_taken: "The card you just took may not be discarded.",
   },
   ja: {
     sk_colour_W: "白",
@@ -70,6 +75,11 @@ export const SHIRO_STRINGS = {
     sk_face_down: "裏向きのカード",
     sk_selected: "選択中",
     sk_in_meld: "役の一部",
+    sk_why_rotate: "先に手札を回転するかどうか選んでください。",
+    sk_why_insert: "先に引いたカードを手札の▼の隙間に入れてください。",
+    sk_why_draw: "先に山札から引くか、捨て札を取ってください。",
+    sk_why_claim: "先に捨て牌に答えてください（鳴くか見送るか）。",
+    sk_why_taken: "取ったばかりのカードは捨てられません。",
   },
 };
 
@@ -110,6 +120,20 @@ export function handMoves(acts, drawn, indexKey) {
     canDiscard: (i) => discards.some((a) => a[indexKey] === i),
     rotating: acts.some((a) => a.type === "rotate"),
   };
+}
+
+/**
+ * Why a tap on a card of the hand does nothing now, from the legal moves `acts`: the
+ * move the table asks for first, else whose turn it is (`waitingFor`, a name, or null).
+ */
+export function handRefusal(acts, waitingFor) {
+  const has = (...types) => acts.some((a) => types.includes(a.type));
+  if (has("rotate")) return t("sk_why_rotate");
+  if (has("insert")) return t("sk_why_insert");
+  if (has("draw")) return t("sk_why_draw");
+  if (has("ron", "pon", "chii", "pass")) return t("sk_why_claim");
+  if (has("discard")) return t("sk_why_taken");
+  return waitingFor ? t("fr_not_your_turn", { who: waitingFor }) : t("fr_wait");
 }
 
 /** The two ends of a card text: [{colour, n}, {colour, n}], upright (or white) end first. */
@@ -182,9 +206,10 @@ export function shiroBack() {
 /**
  * The player's ordered hand. `selected`: index or null; `onSelect(i)` makes cards
  * buttons when `selectable(i)`; `onGap(pos)` shows a gap button before every card and at
- * the end; `melds` is a list of [start, end) blocks to outline.
+ * the end; `melds` is a list of [start, end) blocks to outline. `refuse(i)`, when given,
+ * makes the other cards buttons that say why they do nothing now (never an explanation).
  */
-export function handRow({ cards, seat, selected = null, selectable = () => false, onSelect, onGap, melds = [] }) {
+export function handRow({ cards, seat, selected = null, selectable = () => false, onSelect, onGap, melds = [], refuse }) {
   const inMeld = new Array(cards.length).fill(null);
   melds.forEach(([a, b], m) => { for (let i = a; i < b; i++) inMeld[i] = m; });
   const parts = [];
@@ -198,9 +223,10 @@ export function handRow({ cards, seat, selected = null, selectable = () => false
     const pick = onSelect && selectable(i) ? () => onSelect(i) : undefined;
     const meld = inMeld[i];
     const edge = meld === null ? "" : ` meld${inMeld[i - 1] !== meld ? " meld-start" : ""}${inMeld[i + 1] !== meld ? " meld-end" : ""}`;
+    const refused = !pick && refuse ? { "aria-disabled": "true" } : {};
     parts.push(shiroCard(card, {
-      onclick: pick, selected: selected === i, key: `card-${seat}-${i}`,
-      extra: edge.trim(), attrs: { "data-index": i, title: meld === null ? null : t("sk_in_meld") },
+      onclick: pick || (refuse ? () => refuse(i) : undefined), selected: selected === i, key: `card-${seat}-${i}`,
+      extra: edge.trim(), attrs: { "data-index": i, title: meld === null ? null : t("sk_in_meld"), ...refused },
     }));
   });
   if (onGap) parts.push(gap(cards.length));

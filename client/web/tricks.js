@@ -43,7 +43,7 @@ export function seatBox({ seat, label, me = false, turn = false, classes = "", l
 }
 
 /**
- * Cards on the table: entries [{who, card (node), winner, note}] in play order. `title`
+ * Cards on the table: entries [{who, card (node), winner, note, seat, cls}] in play order. `title`
  * heads the area; an empty trick shows `empty` instead.
  */
 export function trickArea({ id, title, entries, empty = "", footer = null }) {
@@ -51,7 +51,7 @@ export function trickArea({ id, title, entries, empty = "", footer = null }) {
     el("div", { class: "trick-title" }, title),
     entries.length
       ? el("ol", { class: "trick" }, entries.map((e) => el("li", {
-        class: `played${e.winner ? " winner" : ""}`,
+        class: `played${e.winner ? " winner" : ""}${e.cls ? " " + e.cls : ""}`, "data-by": e.seat,
       }, e.card, el("span", { class: "who" }, e.who),
       e.winner ? el("span", { class: "badge strong" }, "★ " + t("tc_won")) : null,
       e.note ? el("span", { class: "note" }, e.note) : null)))

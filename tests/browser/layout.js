@@ -1,9 +1,10 @@
 // The layout check of tests/browser/layout.py, run in the page as one evaluate:
-// what is off screen, under the dock, too small, or wider than the window.
-([touch, minimum, slack, mustSee, board]) => {
+// what is off screen or covered, too small, or wider or taller than the window.
+([touch, minimum, slack, mustSee, phone]) => {
   const vw = window.innerWidth, vh = window.innerHeight;
   const report = { scrollWidth: document.documentElement.scrollWidth, innerWidth: vw,
-                   missing: [], offscreen: [], small: [], tiny: [], underDock: [] };
+                   scrollHeight: document.documentElement.scrollHeight, innerHeight: vh,
+                   missing: [], offscreen: [], small: [], tiny: [] };
   const box = (n) => n.getBoundingClientRect();
   const shown = (n) => n.getClientRects().length > 0 && getComputedStyle(n).visibility !== 'hidden';
   const inView = (n) => { const r = box(n);
@@ -17,37 +18,40 @@
     return Boolean(hit) && (hit === n || n.contains(hit)); };
   const name = (n) => (n.id ? '#' + n.id : n.tagName.toLowerCase())
     + (n.dataset.key ? `[${n.dataset.key}]` : '') + ' ' + (n.getAttribute('aria-label') || n.textContent || '').trim().slice(0, 30);
+  // A must-see part: there, wholly inside the window, and its middle not covered (by the
+  // dock, a sheet, the head row, or the edge of a part that scrolls inside itself).
+  const whole = (n) => { const r = box(n);
+    return r.width > 0 && r.height > 0 && r.top >= -slack && r.left >= -slack
+      && r.bottom <= vh + slack && r.right <= vw + slack; };
   for (const sel of mustSee) {
-    const node = document.querySelector(sel);
-    if (!node) report.missing.push(sel);
-    else if (!inView(node)) report.offscreen.push(sel);
-    else if (!uncovered(node)) report.offscreen.push(sel + ' (covered)');
+    const nodes = [...document.querySelectorAll(sel)];
+    if (!nodes.length) report.missing.push(sel);
+    for (const node of nodes) {
+      if (!whole(node)) { const r = box(node);
+        report.offscreen.push(`${sel} (${Math.round(r.top)}–${Math.round(r.bottom)} px of ${vh})`); }
+      else if (!uncovered(node)) report.offscreen.push(sel + ' (covered)');
+    }
   }
   const table = document.querySelector('#table-root') || document.body;
   // At a table, enabled moves outside the folds and the header row must be on screen now
   // (the lobby and the waiting room are pages that scroll).
   const moves = document.querySelector('#table-root .table')
     ? table.querySelectorAll('button:not([disabled]):not([aria-disabled=true])') : [];
+  // A hand (or the face-up row) longer than its place scrolls inside itself (two rows
+  // upright, one on its side): its cards count as reachable when the row itself is on
+  // screen and uncovered.
+  const scrolls = (n) => n.scrollWidth > n.clientWidth + 1 || n.scrollHeight > n.clientHeight + 1;
+  // A round's result lies over the middle: what it covers there waits for the next round.
+  const over = document.querySelector('.middle-wrap > .round-end') ? ', .middle' : '';
   for (const b of moves) {
-    if (!shown(b) || b.closest('details:not([open]), .fold, .table-head, .sk-history')) continue;
+    if (!shown(b) || b.closest('details:not([open]), .fold, .table-head, .sk-history' + over)) continue;
+    const hand = b.closest('.hand, .sk-hand');
+    if (hand && scrolls(hand)) {
+      if (!inView(hand) || !uncovered(hand)) report.offscreen.push('the hand holding ' + name(b));
+      continue;
+    }
     if (!inView(b)) report.offscreen.push(name(b));
     else if (!uncovered(b)) report.offscreen.push(name(b) + ' (covered)');
-  }
-  // With `board`, nothing a player can tap or read as a card on the board (everything of
-  // the table before the dock) may lie under the dock: their boxes must not meet.
-  const dock = board && document.querySelector('#table-root #dock');
-  if (dock) {
-    const d = box(dock);
-    const parts = '[data-card], [data-term], button, select, input, summary, a[href]';
-    for (const n of table.querySelectorAll(parts)) {
-      if (!(n.compareDocumentPosition(dock) & Node.DOCUMENT_POSITION_FOLLOWING)) continue;
-      if (!shown(n) || n.closest('details:not([open])')) continue;
-      const r = box(n);
-      if (r.width > 0 && r.height > 0 && r.bottom > d.top + slack && r.top < d.bottom - slack
-          && r.right > d.left && r.left < d.right) {
-        report.underDock.push(`${name(n)} (${Math.round(r.top)}–${Math.round(r.bottom)} px, dock from ${Math.round(d.top)} px)`);
-      }
-    }
   }
   const controls = 'button:not([disabled]), select:not([disabled]), input:not([disabled]), summary, a[href]';
   for (const c of document.querySelectorAll(controls)) {
@@ -59,7 +63,7 @@
     const r = box(target);
     const size = `${name(c)} ${Math.round(r.width)}x${Math.round(r.height)}`;
     if (r.width + slack < minimum || r.height + slack < minimum) report.tiny.push(size);
-    else if (table.contains(c) && (r.width + slack < touch || r.height + slack < touch)) report.small.push(size);
+    else if (phone && table.contains(c) && (r.width + slack < touch || r.height + slack < touch)) report.small.push(size);
   }
   return report;
 }

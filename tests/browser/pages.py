@@ -68,12 +68,18 @@ def host_in_japanese(page: Page, server_url: str, game_id: str, seats: int | Non
     return code
 
 
-def open_folds(page: Page) -> None:
-    """Open every folded part of a table (other seats, logs, scores), as a player taps
-    them open on a phone; they stay open through the table's next renders."""
-    page.evaluate(
-        "() => document.querySelectorAll('details.fold:not([open])').forEach(d => (d.open = true))"
-    )
+def open_sheet(page: Page, name: str) -> None:
+    """Open one of a table's sheets (scores, last trick, log, players) from its button in
+    the head row, as a player taps it; it stays open through the table's next renders."""
+    if page.locator(f"#fold-{name}[open]").count() == 0:
+        page.click(f"#fold-{name} > summary")
+    expect(page.locator(f"#fold-{name} .sheet-body")).to_be_visible()
+
+
+def close_sheet(page: Page, name: str) -> None:
+    """Close a table's sheet if it is open (back to the table)."""
+    if page.locator(f"#fold-{name}[open]").count():
+        page.click(f"#fold-{name} .sheet-close")
 
 
 def card_texts(cards: Locator) -> list[str]:
@@ -166,9 +172,14 @@ def render_table(
           const { addStrings } = await import('/i18n.js');
           const { seatLabel } = await import('/components.js');
           addStrings(module.STRINGS || {});
-          // The page's own lobby may still be drawing into #main: draw somewhere else.
+          // The page's own lobby may still be drawing into #main: draw somewhere else,
+          // one screen as at a room's table.
           const root = document.createElement('div');
-          document.body.replaceChildren(root);
+          root.id = 'table-root';
+          const holder = document.createElement('main');
+          holder.append(root);
+          document.body.replaceChildren(holder);
+          document.body.classList.add('table-page');
           const table = module.create(root);
           for (const f of before ? [before, m] : [m]) {
             table.render({
@@ -273,6 +284,21 @@ def watch_room(page: Page, server_url: str, code: str) -> None:
     """Open a room's table as a spectator (no seat)."""
     page.goto(f"{server_url}/?room={code}&watch=1")
     expect(page.locator(".table")).to_be_visible()
+
+
+def long_press(page: Page, target: Locator, ms: int = 700) -> None:
+    """Hold a finger on `target` for `ms` (Chromium's touch input through CDP: a
+    touch-capable page, see touch_page), then lift it."""
+    box = target.bounding_box()
+    assert box is not None, "nothing to press"
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+        page.wait_for_timeout(ms)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
 
 
 def touch_page(browser, size: dict[str, int] = PHONE) -> Page:  # type: ignore[no-untyped-def]

@@ -20,6 +20,7 @@ from tests.browser.pages import (
     host_room,
     hosted_on_phone_and_desktop,
     join_by_link,
+    open_sheet,
     own_hand,
     page_width,
     play_until,
@@ -58,6 +59,7 @@ def test_newcomer_and_friends_by_link_play_a_whole_deal(new_page, server_url) ->
     expect(last).to_contain_text("trick 9")
     assert last.locator("[data-card]").count() == 8, "every card of the last trick is shown"
     assert last.locator(".tcard.back").count() == 0, "trick 9 is revealed at once"
+    open_sheet(host, "scores")  # the score table is a sheet over the table
     cells = host.locator("#deal-history tbody td").all_inner_texts()
     assert sum(int(x) for x in cells) == 9, "the two teams' deal scores sum to nine"
 

@@ -20,6 +20,7 @@ from tests.browser.pages import (
     english_left,
     finished_match_message,
     host_room,
+    long_press,
     render_table,
     start,
     touch_page,
@@ -220,12 +221,13 @@ def test_no_raw_key_in_the_results(new_page, server_url: str, game_id: str) -> N
 
 
 def check_tap_explains(page: Page, card_selector: str, game_id: str) -> None:
-    """Tap the first card `card_selector` finds: the explanation names it in full and
-    gives its glossary entry's text."""
+    """Hold a finger on the first card `card_selector` finds (a long press: a tap would
+    play or select it): the explanation names it in full and gives its glossary entry's
+    text."""
     card = page.locator(card_selector).first
     expect(card).to_be_visible()
     name, term = card.get_attribute("aria-label"), card.get_attribute("data-term")
-    card.tap()
+    long_press(page, card)
     expect(page.locator("#explain")).to_be_visible()
     expect(page.locator("#explain-name")).to_have_text(name or "")
     entry = page.evaluate(
@@ -248,7 +250,7 @@ def check_tap_explains(page: Page, card_selector: str, game_id: str) -> None:
         ("kokuto_rum", ".sk-card[data-term]"),  # the Shirokuro deck
     ],
 )
-def test_tapping_a_card_on_a_touch_screen_shows_its_name_and_role(
+def test_a_long_press_on_a_card_on_a_touch_screen_shows_its_name_and_role(
     browser, server_url: str, game_id: str, card_selector: str
 ) -> None:
     page = touch_page(browser)
@@ -260,7 +262,11 @@ def test_tapping_a_card_on_a_touch_screen_shows_its_name_and_role(
         page.context.close()
 
 
-def test_focusing_a_card_with_the_keyboard_explains_it(new_page, server_url: str) -> None:
+def test_the_keyboard_explains_a_card_on_focus_or_with_the_question_mark_key(
+    new_page, server_url: str
+) -> None:
+    # A card that is a move (the face-up row's, the hand's) explains on "?"; one that is
+    # not (an open card, the trump indicator) on focus.
     page = new_page(**PHONE)
     host_room(page, server_url, "junocos", seats=3)
     start(page)
@@ -270,6 +276,8 @@ def test_focusing_a_card_with_the_keyboard_explains_it(new_page, server_url: str
         if page.evaluate("!!(document.activeElement && document.activeElement.dataset.term)"):
             break
     label = page.evaluate("document.activeElement.getAttribute('aria-label')")
+    if page.evaluate("document.activeElement.tagName") == "BUTTON":
+        page.keyboard.press("?")
     expect(page.locator("#explain-name")).to_have_text(label)
     expect(page.locator("#explain-role")).not_to_be_empty()
 

@@ -19,7 +19,15 @@ from playwright.sync_api import Page, expect
 
 from server.rooms.history.match_file import verify
 from tests.browser.conftest import screenshot
-from tests.browser.pages import DESKTOP, PHONE, english_left, own_hand, page_width, wait_until
+from tests.browser.pages import (
+    DESKTOP,
+    PHONE,
+    english_left,
+    open_sheet,
+    own_hand,
+    page_width,
+    wait_until,
+)
 from tests.rooms.history_support import HUMAN, finished_room_sync, replay_steps_sync
 
 SMALL_PHONE = {"width": 360, "height": 740}
@@ -65,6 +73,7 @@ def test_a_player_steps_through_a_match_from_two_seats_and_all_hands_open(
     page.goto(f"{server_url}/?room={code}")
     expect(page.locator("#match-list li")).to_have_count(1)
     expect(page.locator("#standings li")).to_have_count(3)
+    open_sheet(page, "history")  # the room's matches: a sheet in its bar
     # The match's line names whose score is whose (seat 2 is this player).
     scores, you = ("Scores: CPU 1 ", "You") if lang == "en" else ("得点：CPU 1 ", "あなた")
     expect(page.locator("#match-list .match-scores")).to_contain_text(scores)

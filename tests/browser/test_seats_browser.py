@@ -19,7 +19,15 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import screenshot
-from tests.browser.pages import PHONE, click_first, english_left, host_room, wait_until
+from tests.browser.pages import (
+    PHONE,
+    click_first,
+    close_sheet,
+    english_left,
+    host_room,
+    open_sheet,
+    wait_until,
+)
 
 COVER_S = 3
 HACHININ_MOVES = ("#declare-prompt button", ".my-hand button.tcard:enabled")
@@ -95,7 +103,10 @@ def test_an_away_friend_is_covered_after_the_delay_and_gets_the_seat_back(
     for page in (host, friend):
         expect(page.locator(".table")).to_be_visible()
     expect(presence(host, 1)).to_have_text("here")
+    expect(host.locator('.seat[data-seat="1"] .presence-word')).to_have_text("here")
+    open_sheet(host, "people")  # the players' details and the host's buttons: a sheet
     expect(host.locator('[data-presence-seat="0"] .host-badge')).to_be_visible()
+    close_sheet(host, "people")
     before = seat_moves(redis_url, code, 1)
 
     friend.context.close()  # the friend closes the page mid-deal

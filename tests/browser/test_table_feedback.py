@@ -50,14 +50,14 @@ def test_a_card_that_may_not_be_played_says_why_in_the_players_language(
 
 
 def tap_until_told(page: Page, card, text: str) -> None:  # type: ignore[no-untyped-def]
-    """Tap `card` until the toast says `text` (a tap during a re-render may miss)."""
-    toast = page.locator("#toast")
+    """Tap `card` until the dock's refusal says `text` (a tap during a re-render may miss)."""
+    refusal = page.locator("#refusal")
     for _ in range(3):
         card.click(force=True)  # aria-disabled: Playwright would wait for it to be enabled
-        if toast.inner_text() == text:
+        if refusal.count() and refusal.inner_text() == text:
             return
         page.wait_for_timeout(500)
-    expect(toast).to_have_text(text)
+    expect(refusal).to_have_text(text)
 
 
 def test_focus_stays_in_the_dock_after_a_move_and_the_guess_stays_in_view(

@@ -26,7 +26,7 @@ def say(page: Page, text: str) -> None:
 
 
 def open_talk(page: Page) -> None:
-    """Unfold the chat panel (folded on phones)."""
+    """Unfold the chat panel (folded on phones; a sheet over a table)."""
     if page.locator("#talk").get_attribute("open") is None:
         page.click("#talk-summary")
 
@@ -57,6 +57,7 @@ def test_host_and_friend_chat_and_react_a_spectator_watches_and_a_muted_friend_c
     say(friend, "hello from the phone")
     expect(watcher.locator("#talk-log .talk-line").last).to_contain_text("hello from the phone")
     start(host, friend)
+    open_talk(friend)  # at a table the chat (and its reactions) is a sheet
     friend.click('[data-reaction="gg"]')
     for page in (host, watcher):
         expect(page.locator("#talk-strip")).to_have_text("Seat 2: 🤝 Good game")
@@ -67,6 +68,7 @@ def test_host_and_friend_chat_and_react_a_spectator_watches_and_a_muted_friend_c
     # Spectators have no seat to react from, and get no reactions bar.
     expect(watcher.locator("#talk-reactions button")).to_have_count(0)
 
+    open_talk(host)  # at a table the chat (and its reactions) is a sheet
     host.click("#talk-host summary")
     host.check("#talk-mute-1")
     expect(friend.locator("#talk-note")).to_have_text("The host has muted you.")
@@ -102,11 +104,13 @@ def test_in_japanese_a_hachinin_meri_deal_is_quiet_until_the_host_allows_text(
         "八人メリの配り中は会話なし。リアクションのみです。"
     )
     expect(friend.locator("#talk-input")).to_be_disabled()
+    open_talk(friend)  # at a table the chat (and its reactions) is a sheet
     friend.click('[data-reaction="thanks"]')
     expect(host.locator("#talk-strip")).to_have_text("2番席：🙏 ありがとう")
     screenshot(friend, "talk_hachinin_meri_quiet_ja_phone")
     assert not english_left(friend, code), english_left(friend, code)
 
+    open_talk(host)  # at a table the chat (and its reactions) is a sheet
     host.click("#talk-host summary")
     host.check("#talk-deal-text")
     expect(friend.locator("#talk-input")).to_be_enabled()

@@ -13,12 +13,13 @@ from tests.browser.pages import (
     PHONE,
     check_finished_match,
     check_term_help,
+    close_sheet,
     english_left,
     host_in_japanese,
     host_room,
     hosted_on_phone_and_desktop,
     join_by_link,
-    open_folds,
+    open_sheet,
     own_hand,
     page_width,
     play_until,
@@ -124,8 +125,9 @@ def test_homare_and_uchikubi_are_explained_by_tap_on_a_phone_and_click_on_deskto
     name, lines = HELP[lang]
     tables = hosted_on_phone_and_desktop(browser, new_page, server_url, GAME, lang, seats=3)
     for label, page, code in tables:
-        open_folds(page)
+        open_sheet(page, "scores")  # the scores (and their "?") are a sheet over the table
         check_term_help(page, "help-homare", name, lines, "homare", tap=label == "phone")
+        close_sheet(page, "scores")
         # The seat lines' words are glossary terms too: a tap (or focus) explains them.
         uchikubi = page.locator('[data-seat="0"] [data-term="uchikubi"]')
         if label == "phone":

@@ -1,56 +1,145 @@
-// The frame every game table is drawn in, phone first: the round's result on top, the
-// board, a dock that stays on screen (status line, the player's hand, the moves they can
-// make now) and folds for the other seats, logs and scores that open on demand (closed
-// on a phone, open on a wide screen, and remembered while the page lives).
+// The frame every game table is drawn in, one screen on a phone: the table's head row
+// (badges, then its controls and the buttons of its sheets), the other seats and the
+// shared middle (which may scroll inside itself, never the page), and the dock at the
+// bottom edge (the status line, the latest move, a refusal, the player's hand and the
+// moves they can make now). A round's result lies over the middle, never over the head
+// row or the dock.
+// Everything else (scores, the last trick, the log, the players' details) is a sheet
+// (`fold`): a button in the head row that opens its content over the table and closes
+// back to it.
 //
-// `paint` replaces the table and puts keyboard focus back: on the same control when it
-// is still there, else (the control was played or went away) on the dock's first
-// enabled control, so focus never falls back to the page top after an action. It also
-// keeps the board clear of the dock (see clearBoard).
+// `paint` replaces the table, animates the cards from where they were (motion.js) and
+// puts keyboard focus back: on the same control when it is still there, else (the
+// control was played or went away) on the dock's first enabled control, so focus never
+// falls back to the page top after an action.
 
 import { el } from "../components.js";
 import { addStrings, t } from "../i18n.js";
+import { afterPaint, beforePaint } from "../motion.js";
 
 addStrings({
   en: {
     fr_dock: "Your move",
-    fr_players: "Players",
     fr_log: "What happened",
-    fr_scores: "Scores",
-    fr_more: "More",
     fr_not_now: "You cannot play that card now.",
     fr_not_your_turn: "Not your turn yet: wait for {who}.",
     fr_wait: "Not your turn yet.",
+    fr_close_sheet: "Close",
+    fr_seats: "The other seats",
+    fr_middle: "The table",
   },
   ja: {
     fr_dock: "あなたの操作",
-    fr_players: "プレイヤー",
     fr_log: "これまでの流れ",
-    fr_scores: "得点",
-    fr_more: "その他",
     fr_not_now: "そのカードはいまは出せません。",
     fr_not_your_turn: "まだあなたの番ではありません。{who}を待っています。",
     fr_wait: "まだあなたの番ではありません。",
+    fr_close_sheet: "閉じる",
+    fr_seats: "ほかの席",
+    fr_middle: "場",
   },
 });
 
-const WIDE = "(min-width: 760px)";
-const foldOpen = new Map(); // fold id -> open, as the player last left it
+let openSheet = null; // the id of the sheet open now (one at a time), kept across renders
 
-/** A fold-away section: `summary` always shown, the content on demand. */
+// Each sheet's symbol: on a phone its button shows the symbol, its words stay its name.
+const SHEET_ICONS = {
+  scores: "🏆", "last-trick": "↶", log: "📜", "last-result": "🏁", ranges: "⏱", people: "👥", history: "🗂",
+};
+
+/**
+ * A sheet: `summary` is its button in the table's head row; opened, `content` lies over
+ * the table (one sheet at a time) until closed with its Close button, the button again
+ * or Escape. The open one stays open through the table's next renders.
+ */
 export function fold(id, summary, ...content) {
-  const wide = window.matchMedia(WIDE).matches;
-  const open = foldOpen.has(id) ? foldOpen.get(id) : wide;
-  const node = el("details", { class: "fold", id: "fold-" + id, open },
-    el("summary", { "data-key": "fold-" + id }, summary), ...content);
+  const close = el("button", {
+    type: "button", class: "ghost sheet-close", "data-key": "close-" + id,
+    onclick: () => { node.open = false; },
+  }, t("fr_close_sheet"));
+  const node = el("details", { class: "fold sheet", id: "fold-" + id, open: openSheet === id },
+    el("summary", { "data-key": "fold-" + id, "data-icon": SHEET_ICONS[id] || "☰" }, el("span", { class: "lbl" }, summary)),
+    el("div", { class: "sheet-body", role: "region", "aria-label": typeof summary === "string" ? summary : null },
+      el("div", { class: "sheet-bar" }, el("strong", {}, summary), close), ...content));
   // Made open, a details element fires "toggle" too: only the player's own change counts.
-  node.addEventListener("toggle", () => { if (node.open !== open) foldOpen.set(id, node.open); });
+  node.addEventListener("toggle", () => {
+    if (node.open) {
+      openSheet = id;
+      for (const other of document.querySelectorAll("details.sheet[open]")) if (other !== node) other.open = false;
+    } else if (openSheet === id) {
+      openSheet = null;
+    }
+  });
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && node.open) {
+      node.open = false;
+      node.querySelector("summary").focus();
+    }
+  });
   return node;
 }
 
-/** The dock: the status line first, then the hand and the moves; stays on screen. */
+// -- a refusal: why a tap did nothing, until the player's next action -----------------
+let refusal = null;
+
+/** Say in the dock why the tap just made did nothing; it stays until the next action. */
+export function refuse(text) {
+  refusal = text;
+  const line = document.getElementById("refusal");
+  if (line) {
+    line.textContent = text;
+    line.hidden = false;
+  } else {
+    const dockNode = document.getElementById("dock");
+    const status = dockNode && dockNode.querySelector(".status-line");
+    if (status) status.after(refusalLine());
+  }
+}
+
+function refusalLine() {
+  return el("p", { class: "refusal", id: "refusal", role: "alert", hidden: refusal === null }, refusal || "");
+}
+
+// The next action (a tap, a click, a key that presses) puts the refusal away; the tap
+// that refuses again sets it back, since this runs first (capture).
+function clearRefusal(e) {
+  if (refusal === null) return;
+  if (e.type === "keydown" && e.key !== "Enter" && e.key !== " ") return;
+  refusal = null;
+  const line = document.getElementById("refusal");
+  if (line) line.hidden = true;
+}
+document.addEventListener("click", clearRefusal, true);
+document.addEventListener("keydown", clearRefusal, true);
+
+/**
+ * The dock: the status line first, the latest move (filled by the move log), a refusal,
+ * then the hand and the moves; always on screen at the bottom edge.
+ */
 export function dock(status, ...content) {
-  return el("section", { class: "dock", id: "dock", tabindex: "-1", "aria-label": t("fr_dock") }, status, ...content);
+  return el("section", { class: "dock", id: "dock", tabindex: "-1", "aria-label": t("fr_dock") },
+    status, latestMove(), refusalLine(), ...content);
+}
+
+// The page's decoration of the seat panels (presence, the host's mark): set by the room.
+let seatDecor = null;
+
+/** `decorate(panel, seat)` runs on every seat panel (.seat[data-seat]) a table paints. */
+export function setSeatDecor(decorate) {
+  seatDecor = decorate;
+}
+
+// The move log's latest line: a slot (id latest-move) in the dock that the page fills
+// (setLatestMove), filled again on every paint, the table's own redraws included.
+let latestSource = null;
+
+/** Where the latest move comes from: `make()` returns the node(s) to show (or null). */
+export function setLatestMove(make) {
+  latestSource = make;
+}
+
+function latestMove() {
+  return el("div", { class: "latest-move", id: "latest-move" }, latestSource ? latestSource() : null);
 }
 
 /** The status line (id status-line), read out when it changes. */
@@ -58,22 +147,69 @@ export function statusLine(text, ...extra) {
   return el("p", { class: "status-line", id: "status-line", role: "status" }, text, ...extra);
 }
 
+/** The strip of the other seats' compact panels, at the top of the middle. */
+export function seatStrip(panels, { cls = "" } = {}) {
+  return el("section", { class: `seats seat-strip ${cls}`.trim(), id: "seat-strip", "aria-label": t("fr_seats") },
+    panels);
+}
+
 const CONTROL = "button:not([disabled]):not([aria-disabled=true]), select:not([disabled]), input:not([disabled])";
+
+/**
+ * Gather a freshly built table into the frame's parts: the sheets (`details.fold` among
+ * its children) go into the head row, and everything between the head row and the dock
+ * into the middle, which scrolls inside itself when it must.
+ */
+function arrange(table) {
+  const head = table.querySelector(":scope > .table-head");
+  const controls = head && head.querySelector(".head-controls");
+  const sheets = [...table.querySelectorAll(":scope > details.fold")];
+  if (controls) controls.append(...sheets);
+  const dockNode = table.querySelector(":scope > .dock");
+  if (!head || !dockNode) return;
+  const middle = el("div", { class: "middle", id: "middle", "aria-label": t("fr_middle"), role: "region" });
+  for (let part = head.nextElementSibling; part && part !== dockNode;) {
+    const next = part.nextElementSibling;
+    middle.append(part);
+    part = next;
+  }
+  const wrap = el("div", { class: "middle-wrap" }, middle);
+  const result = table.querySelector(":scope > .round-end");
+  if (result) wrap.prepend(result);
+  dockNode.before(wrap);
+  // Whatever is left after the dock (a result folded away below) joins the head's sheets too.
+  for (let part = dockNode.nextElementSibling; part;) {
+    const next = part.nextElementSibling;
+    if (controls && part.matches("details")) controls.append(part);
+    else middle.append(part);
+    part = next;
+  }
+}
 
 /**
  * Put `table` into `root` in place of what was there, keeping keyboard focus: on the
  * element with the same data-key, else, if focus was in the table, on the dock's
  * preferred control (data-focus-first), its first enabled one, or the dock itself.
+ * `motion` tells motion.js what moved: {movers: [seat], winner: seat or null}.
  */
-export function paint(root, table) {
+export function paint(root, table, motion = {}) {
   watchFocus(root);
   const active = document.activeElement;
   // The page may have moved the table (and so dropped focus to the body) before this paint.
   const lost = !active || active === document.body;
   const wasInside = (active && root.contains(active)) || (lost && root.dataset.hadFocus === "1");
   const key = active && root.contains(active) && active.dataset ? active.dataset.key : root.dataset.focusKey;
+  if (seatDecor) {
+    for (const panel of table.querySelectorAll(".seat[data-seat]")) seatDecor(panel, panel.dataset.seat);
+  }
+  arrange(table);
+  const before = beforePaint(root);
+  const scroll = root.querySelector("#middle");
+  const scrollTop = scroll ? scroll.scrollTop : 0;
   root.replaceChildren(table);
-  clearBoard();
+  const middle = root.querySelector("#middle");
+  if (middle) middle.scrollTop = scrollTop;
+  afterPaint(root, before, motion);
   if (!wasInside) return;
   const again = key ? root.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
   const target = (again && !again.disabled ? again : null)
@@ -96,97 +232,17 @@ function watchFocus(root) {
   });
 }
 
-// -- the board clear of the dock --------------------------------------------------------
-// The dock sticks to the bottom of the window, so on a small screen it lies over the end
-// of the board until the page is scrolled. The page scrolls itself just far enough for
-// the board to end where the dock begins, measured on every paint and whenever the dock
-// or the window changes size, but never past the top of the table, nor past anything
-// above the table that the page has not marked data-scroll-away (the room's title and
-// players' line may go; Settings, Play again or a replay's controls stay in sight). It
-// never works against the player: once they scroll the page themselves (wheel, touch,
-// keys) it waits until they are back at that resting place, and while their focus is
-// elsewhere on the page (a dialog, the chat) it leaves the page alone.
-const SCROLL_KEYS = new Set(["PageUp", "PageDown", "Home", "End", "ArrowUp", "ArrowDown", " "]);
-let playerScrolled = false;
-let resting = null; // where clearBoard last wanted the page
-window.addEventListener("scroll", () => {
-  if (playerScrolled && resting !== null && Math.abs(window.scrollY - resting) <= 1) playerScrolled = false;
-}, { passive: true });
-for (const type of ["wheel", "touchmove"]) {
-  window.addEventListener(type, () => { playerScrolled = true; }, { passive: true });
-}
-window.addEventListener("keydown", (e) => {
-  // Keys scroll the page only while nothing on it has focus.
-  if (SCROLL_KEYS.has(e.key) && (e.target === document.body || e.target === document.documentElement)) {
-    playerScrolled = true;
+/**
+ * What moved in a view frame, for `paint`: the seats whose events these are, and the
+ * winner of a trick that just ended (its cards go to that seat).
+ */
+export function motionOf(message) {
+  const movers = new Set();
+  let winner = null;
+  for (const e of (message && message.events) || []) {
+    if (e.type === "trick" && e.winner !== undefined && e.winner !== null) winner = e.winner;
+    else if (e.seat !== undefined && e.seat !== null) movers.add(e.seat);
+    else if (e.by !== undefined && e.by !== null) movers.add(e.by);
   }
-});
-window.addEventListener("resize", () => {
-  playerScrolled = false;
-  clearBoard();
-});
-const watchDock = new ResizeObserver(() => clearBoard());
-let watched = null;
-
-function clearBoard() {
-  const dock = document.getElementById("dock");
-  if (dock !== watched) {
-    watchDock.disconnect();
-    if (dock) watchDock.observe(dock);
-    watched = dock;
-  }
-  const board = dock && dock.previousElementSibling;
-  if (!board) return;
-  settle(dock, board);
-  if (fitResult(dock)) settle(dock, board); // the board moved up with the result's new height
-}
-
-// -- a round's result above the dock on a phone -------------------------------------------
-// A round-end result on top of the table that is taller than the room between its top
-// and the docked dock would end under the dock, out of reach (in a replay the controls
-// above the table stay in sight, so the page cannot scroll it clear). On a phone it is
-// then held to that room and scrolls inside, its heading and buttons first; the dock
-// and its Next stay where they are. Wide screens keep their layout.
-const PHONE = "(max-width: 480px)";
-
-function fitResult(dock) {
-  const result = dock.parentElement.querySelector(":scope > .round-end");
-  if (!result) return false;
-  let wanted = "";
-  if (window.matchMedia(PHONE).matches) {
-    const gap = parseFloat(getComputedStyle(dock.parentElement).rowGap) || 0;
-    // Where the dock sits while it sticks to the bottom of the window.
-    const room = window.innerHeight - dock.offsetHeight - gap - Math.max(result.getBoundingClientRect().top, 0);
-    const natural = result.scrollHeight + result.offsetHeight - result.clientHeight;
-    // Never smaller than its heading and bar (a phone turned sideways has little room).
-    if (natural > room + 0.5) wanted = `${Math.max(Math.floor(room), 120)}px`;
-  }
-  if (wanted === result.style.maxHeight) return false;
-  result.style.maxHeight = wanted;
-  result.classList.toggle("fitted", wanted !== "");
-  // A region that scrolls is reachable from the keyboard too (never dropping its focus).
-  if (wanted) result.tabIndex = 0;
-  else if (document.activeElement !== result) result.removeAttribute("tabindex");
-  return true;
-}
-
-/** Scroll the page just far enough for `board` to end where `dock` begins (see above). */
-function settle(dock, board) {
-  const table = dock.parentElement;
-  const holder = dock.closest("#table-root") || table;
-  const focus = document.activeElement;
-  if (focus && !focus.contains(holder) && !holder.contains(focus)) return; // the player is elsewhere
-  let limit = table.getBoundingClientRect().top;
-  for (let above = holder.previousElementSibling; above; above = above.previousElementSibling) {
-    if (!above.hasAttribute("data-scroll-away")) limit = Math.min(limit, above.getBoundingClientRect().top);
-  }
-  const gap = parseFloat(getComputedStyle(table).rowGap) || 0;
-  const needed = board.getBoundingClientRect().bottom + gap - (window.innerHeight - dock.offsetHeight);
-  const wanted = Math.max(0, window.scrollY + Math.min(limit, needed));
-  const off = Math.abs(wanted - window.scrollY) > 1;
-  if (playerScrolled && off) return;
-  // Back where the table would put the page (now, or when last asked): it keeps it there.
-  playerScrolled = false;
-  resting = wanted;
-  if (off) window.scrollTo(0, wanted);
+  return { movers: [...movers], winner, version: message ? message.version : null };
 }

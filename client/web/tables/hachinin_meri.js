@@ -11,7 +11,7 @@ import {
 } from "../tricks.js";
 import { termHelp } from "../explain.js";
 import { countdown } from "./countdown.js";
-import { dock, fold, paint, statusLine } from "./frame.js";
+import { dock, fold, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { roundEnds } from "./round_end.js";
 
 const TEAM_MARK = ["◆", "●"];
@@ -41,11 +41,13 @@ export function create(root) {
     return seatBox({
       seat, me, turn, label: ctx.seatLabel(seat), classes: `team-${team(seat)}`,
       lines: [
-        el("span", { class: "badge team-badge" }, teamTag(team(seat))),
+        // The team's mark shows; its name is read out (and shown on a wide screen).
+        el("span", { class: "badge team-badge" }, TEAM_MARK[team(seat)], el("span", { class: "team-name" }, " " + teamName(team(seat)))),
         seat === view.dealer ? el("span", { class: "badge", ...termAttrs("dealer") }, t("hm_dealer")) : null,
         seat === view.recipient ? el("span", { class: "badge strong" }, t("hm_has_okie")) : null,
-        answer ? el("span", { class: "badge" }, t("hm_answer_" + answer[1])) : null,
-        t("tc_cards_in_hand", { n: view.hand_counts[seat] }) + " · " + t("tc_tricks", { n: won }),
+        // The answers matter while they are given (and the Okie is taken): not in play.
+        answer && view.phase !== "play" ? el("span", { class: "badge" }, t("hm_answer_" + answer[1])) : null,
+        t("hm_seat_counts", { n: view.hand_counts[seat], k: won }),
       ],
     });
   }
@@ -102,8 +104,11 @@ export function create(root) {
   }
 
   function currentTrick(view) {
+    const me = mySeat(ctx);
+    // Eight cards as one trick: each under its seat's team mark, your partners marked.
     const entries = view.table.map((p) => ({
-      who: ctx.seatLabel(p.seat),
+      who: `${TEAM_MARK[team(p.seat)]} ${ctx.seatLabel(p.seat)}`, seat: p.seat,
+      cls: `team-${team(p.seat)}${me !== null && p.seat !== me && team(p.seat) === team(me) ? " partner" : ""}`,
       card: p.card ? card(view, p.card, { note: p.face_down ? t("hm_was_face_down") : null })
         : cardBack(t("hm_face_down_trump")),
       note: p.face_down ? t("hm_face_down_short") : null,
@@ -227,7 +232,7 @@ export function create(root) {
       cards: view.hand, label: t("tc_your_hand") + " · " + teamTag(team(me)),
       draw: (c, opts) => card(view, c, opts), playable, keyPrefix: "hm",
       onPlay: playable.size ? (c) => ctx.move(me, { type: kind, card: c }) : undefined,
-      refuse: () => ctx.notify(whyNot(view, me)),
+      refuse: () => refuse(whyNot(view, me)),
     }) : el("p", { class: "muted" }, t("tc_watching"));
     const result = roundEnd(view);
     paint(root,
@@ -238,13 +243,13 @@ export function create(root) {
           t("hm_dealer_is", { who: ctx.seatLabel(view.dealer) }),
           me === null ? null : t("hm_you_are", { team: teamTag(team(me)) }),
         ]),
+        seatStrip([0, 1, 2, 3, 4, 5, 6, 7].map((s) => seatPanel(view, s)), { cls: "eight" }),
         el("div", { class: "board" }, currentTrick(view), okieBox(view)),
         dock(statusLine(statusText(view, me)), answerButtons(view), hand),
-        fold("players", t("fr_players"), el("div", { class: "seats eight" }, [0, 1, 2, 3, 4, 5, 6, 7].map((s) => seatPanel(view, s)))),
         view.tricks.length || view.previous || view.dead || view.discard
           ? fold("last-trick", t("tc_last_trick"), el("div", { class: "board" }, lastTrick(view), deadCards(view))) : null,
         result.below,
-        fold("scores", t("hm_scores"), scores(view))));
+        fold("scores", t("hm_scores"), scores(view))), motionOf(ctx.message));
   }
 
   return {
@@ -262,6 +267,7 @@ export const STRINGS = mergeStrings({
     opt_concealed_robai_bonus_robai_pairs: "Only pairs with the Robai score 5 (rules text)",
     opt_concealed_robai_bonus_every_pair: "Every pair of the deal scores 5 (boardoor)",
     hm_team_0: "Team A", hm_team_1: "Team B",
+    hm_seat_counts: "{n} cards · {k} tricks",
     hm_team: "Team",
     hm_your_team: "yours",
     hm_you_are: "You: {team}",
@@ -328,6 +334,7 @@ export const STRINGS = mergeStrings({
     opt_concealed_robai_bonus_robai_pairs: "ロバイを含む組だけ5点（ルール本文）",
     opt_concealed_robai_bonus_every_pair: "その配りの組はすべて5点（ボードア版）",
     hm_team_0: "Aチーム", hm_team_1: "Bチーム",
+    hm_seat_counts: "手札{n}・{k}トリック",
     hm_team: "チーム",
     hm_your_team: "味方",
     hm_you_are: "あなた：{team}",

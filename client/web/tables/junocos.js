@@ -9,7 +9,7 @@ import {
   handRow, legalActions, mergeStrings, mySeat, placesList, scoreTable, seatBox,
   trickArea,
 } from "../tricks.js";
-import { dock, fold, paint, statusLine } from "./frame.js";
+import { dock, fold, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { roundEnds } from "./round_end.js";
 
 /** The class of a card under the trump indicator (spec 8); 'plain' before the draft ends. */
@@ -47,7 +47,7 @@ export function create(root) {
         seat === view.start ? el("span", { class: "badge", ...termAttrs("start-player") }, "★ " + t("jc_start_player")) : null,
         t("tc_cards_in_hand", { n: view.hand_sizes[seat] }),
         targetLine(view, seat),
-        me ? null : el("div", { class: "open-cards", "aria-label": t("jc_open_of", { who: ctx.seatLabel(seat) }) },
+        me ? null : el("div", { class: "open-cards", role: "group", "aria-label": t("jc_open_of", { who: ctx.seatLabel(seat) }) },
           view.open[seat].map((c) => card(view, c))),
       ],
     });
@@ -90,7 +90,7 @@ export function create(root) {
     return trickArea({
       id: "current-trick", title: t("jc_trick_n", { n: view.tricks.length + 1 }),
       entries: view.trick.map(([s, c, src]) => ({
-        who: ctx.seatLabel(s), card: card(view, c), note: src === "open" ? t("jc_from_open") : null,
+        who: ctx.seatLabel(s), card: card(view, c), note: src === "open" ? t("jc_from_open") : null, seat: s,
       })),
       empty: t("tc_no_cards_yet"),
     });
@@ -118,12 +118,12 @@ export function create(root) {
     return el("div", { class: "hands" },
       handRow({
         cards: view.hand, label: t("tc_your_hand"), draw: (c, o) => card(view, c, o), playable: fromHand,
-        keyPrefix: "jh", onPlay: play("hand"), refuse: () => ctx.notify(whyNot(view, me, false)),
+        keyPrefix: "jh", onPlay: play("hand"), refuse: () => refuse(whyNot(view, me, false)),
       }),
       opens.length ? el("div", { class: "my-open", id: "my-open" }, handRow({
         cards: opens, label: t("jc_your_open"), draw: (c, o) => card(view, c, o), playable: fromOpen,
         keyPrefix: "jo", onPlay: view.phase === "play" ? play("open") : undefined, id: "my-open-hand",
-        refuse: () => ctx.notify(whyNot(view, me, true)),
+        refuse: () => refuse(whyNot(view, me, true)),
         extra: el("span", { class: "muted" }, opens.length === 1 && view.phase === "play"
           ? targetLine(view, me) : t("jc_open_note")),
       })) : null);
@@ -198,13 +198,15 @@ export function create(root) {
           view.trump ? el("span", { class: "badge strong", id: "trump-badge" },
             t("jc_trump_badge", { colour: t("colour_" + view.trump[0]), n: view.trump[1] })) : null,
         ]),
+        seatStrip(Array.from({ length: view.seats }, (_, s) => s).filter((s) => !ctx.you.includes(s)).map((s) => seatPanel(view, s))),
+        // The face-up row is the shared middle while the draft runs.
+        draftRow(view),
         el("div", { class: "board" }, view.phase === "play" ? currentTrick(view) : null, trumpBox(view)),
-        dock(statusLine(statusText(view, me)), draftRow(view), myCards(view, me)),
-        fold("players", t("jc_players"), el("div", { class: "seats" }, Array.from({ length: view.seats }, (_, s) => seatPanel(view, s)))),
+        dock(statusLine(statusText(view, me)), myCards(view, me)),
         view.last_trick || view.leftover.length
           ? fold("last-trick", t("tc_last_trick"), el("div", { class: "board" }, lastTrick(view), leftovers(view))) : null,
         result.below,
-        fold("scores", t("jc_scores"), scores(view))));
+        fold("scores", t("jc_scores"), scores(view))), motionOf(ctx.message));
   }
 
   return {
@@ -252,7 +254,6 @@ export const STRINGS = mergeStrings({
     jc_scores: "Scores (points, tricks/open card)",
     jc_scoring_rule: "A trick is 1 point, no tricks is 10; taking as many tricks as your last open card adds 5.",
     jc_leftover: "Out of play",
-    jc_players: "Players and their open cards",
     jc_why_draft: "First take a card from the face-up row.",
     jc_trump_badge: "Trumps: {colour} and every {n}",
   },
@@ -290,7 +291,6 @@ export const STRINGS = mergeStrings({
     jc_scores: "得点（点数、トリック／公開札）",
     jc_scoring_rule: "1トリック1点、0トリックは10点。最後の公開札と同じ数のトリックを取ると+5点。",
     jc_leftover: "使わない札",
-    jc_players: "プレイヤーと公開札",
     jc_why_draft: "先に表向きの列から一枚取ってください。",
     jc_trump_badge: "切り札：{colour}とすべての{n}",
   },

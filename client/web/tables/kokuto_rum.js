@@ -10,10 +10,10 @@
 import { el, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import {
-  SHIRO_STRINGS, cardRow, drawnPanel, flipText, handMoves, handRow, looseName, playerMoves, rotationChoice,
+  SHIRO_STRINGS, cardRow, drawnPanel, flipText, handMoves, handRefusal, handRow, looseName, playerMoves, rotationChoice,
   shiroBack, shiroCard, valueName,
 } from "../shirokuro.js";
-import { dock, fold, paint, statusLine } from "./frame.js";
+import { dock, fold, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { placeLines, roundEnds, winnersLine } from "./round_end.js";
 
 const OWN = {
@@ -318,6 +318,7 @@ export function create(root) {
       selectable: canDiscard,
       onSelect: discards.length ? (i) => { selected = selected === i ? null : i; draw(); } : undefined,
       onGap: inserting ? insertAt : undefined,
+      refuse: () => refuse(handRefusal(acts, ctx.you.includes(v.turn) ? null : who(v.turn))),
     });
     handEl = hand;
     const pick = (knock) => discards.find((a) => a.pos === selected && a.knock === knock);
@@ -341,7 +342,7 @@ export function create(root) {
     // Discards come in pairs (with and without knock): a missing pair is the taken card.
     const takenBlocked = discards.length > 0 && discards.length < 2 * v.hand.length;
     return el("div", { class: "hand-block sk-mine", id: "my-hand" },
-      el("strong", {}, t("kr_your_hand")),
+      el("strong", { class: "hand-label" }, t("kr_your_hand")),
       inserting ? drawnPanel({
         drawn: v.drawn, up: insertUp, getHand: () => handEl, onDrop: insertAt,
         onFlip: () => { insertUp = insertUp === "W" ? "B" : "W"; draw(); },
@@ -463,11 +464,11 @@ export function create(root) {
           t("kr_dealer", { who: who(v.dealer) }),
           t("kr_target", { n: v.target }),
         ]),
+        seatStrip(v.vp.map((_, seat) => seat).filter((seat) => !ctx.you.includes(seat)).map((seat) => seatPanel(v, seat))),
         piles(v),
         dock(statusLine(statusText(v)), drawButtons(v), myArea(v)),
-        fold("players", t("fr_players"), el("div", { class: "seats" }, v.vp.map((_, seat) => seatPanel(v, seat)))),
         fold("log", t("fr_log"), logLines(v)),
-        res.below));
+        res.below), motionOf(ctx.message));
   }
 
   return {

@@ -7,12 +7,12 @@
 import { el, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import {
-  SHIRO_STRINGS, cardRow, drawnPanel, handMoves, handRow, looseName, playerMoves, rotationChoice, shiroBack,
+  SHIRO_STRINGS, cardRow, drawnPanel, handMoves, handRefusal, handRow, looseName, playerMoves, rotationChoice,
   shiroCard, valueName,
 } from "../shirokuro.js";
 import { termHelp } from "../explain.js";
 import { countdown as timer } from "./countdown.js";
-import { dock, fold, paint, statusLine } from "./frame.js";
+import { dock, fold, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { placeLines, roundEnds } from "./round_end.js";
 
 const YAKU = {
@@ -120,7 +120,6 @@ const OWN = {
     sj_delta: "{who}: {d} → {total}",
     sj_next_round: "Next round",
     sj_match_over: "Match over",
-    sj_players: "Players, discards and melds",
     sj_help_name: "Ron, Pon, Chii or pass",
     sj_help_ron: "[Ron](ron): win with this discard, when it completes your hand (it may go anywhere in it, either way up).",
     sj_help_pon: "[Pon](pon): take the discard with the two cards the button names (side by side in your hand, the colour and number of one end of it); the three go face up as a set, you discard without drawing, and play goes on from you.",
@@ -215,7 +214,6 @@ const OWN = {
     sj_delta: "{who}：{d} → {total}",
     sj_next_round: "次の局へ",
     sj_match_over: "対局終了",
-    sj_players: "プレイヤー・捨て牌・副露",
     sj_help_name: "ロン・ポン・チー・見送り",
     sj_help_ron: "[ロン](ron)：この捨て牌で手札が完成するなら和了れます（捨て牌は手札のどこに、どちら向きに入れてもかまいません）。",
     sj_help_pon: "[ポン](pon)：ボタンに書かれた二枚（手札で隣り合い、捨て牌の片方の端と同じ色・数字）とこの捨て牌を取り、三枚を表向きに並べます。引かずに一枚捨て、あなたから続けます。",
@@ -300,8 +298,6 @@ export function create(root) {
         waiting ? el("span", { class: "badge sj-awaited", title: t("sj_awaited_title") }, "◷ " + t("sj_awaited")) : null,
         v.oya === seat ? el("span", { class: "badge", ...termAttrs("oya") }, t("sj_oya_mark")) : null),
       el("div", {}, el("strong", {}, pts(v.scores[seat])), " · ", t("sk_cards", { n: v.hand_sizes[seat] })),
-      mine ? null : el("div", { class: "sk-row tiny", "aria-label": t("sj_hand_of", { who: who(seat) }) },
-        Array.from({ length: v.hand_sizes[seat] }, shiroBack)),
       melds.length ? el("div", { class: "sj-melds", "data-melds": seat },
         el("span", { class: "label" }, t("sj_melds")), melds.map((m) => cardRow(m, { cls: "tiny meld-row" }))) : null,
       el("div", { class: "sj-discards", "data-discards": seat },
@@ -385,6 +381,7 @@ export function create(root) {
       selectable: canDiscard,
       onSelect: discards.length ? (i) => { selected = selected === i ? null : i; draw(); } : undefined,
       onGap: inserting ? insertAt : undefined,
+      refuse: () => refuse(handRefusal(acts, ctx.you.includes(v.turn) || v.phase === "claim" ? null : who(v.turn))),
     });
     handEl = hand;
     const tsumo = acts.find((a) => a.type === "tsumo");
@@ -399,7 +396,7 @@ export function create(root) {
       }, t("sj_discard")));
     }
     return el("div", { class: "hand-block sk-mine", id: "my-hand" },
-      el("strong", {}, t("sj_your_hand")),
+      el("strong", { class: "hand-label" }, t("sj_your_hand")),
       inserting ? drawnPanel({
         drawn: v.drawn, up: insertUp, getHand: () => handEl, onDrop: insertAt,
         onFlip: () => { insertUp = insertUp === "W" ? "B" : "W"; draw(); },
@@ -514,10 +511,11 @@ export function create(root) {
           el("span", { class: "badge", id: "pile-count" }, t("sj_pile", { n: v.pile })),
         ]),
         el("div", { class: "sk-piles" }, doraBlock(v)),
+        // Every seat's discards and melds, always in sight: the heart of the game.
+        seatStrip(v.scores.map((_, seat) => seatPanel(v, seat)), { cls: "sj-ponds" }),
         dock(statusLine(statusText(v)), claimPrompt(v), myArea(v), nextButton()),
-        fold("players", t("sj_players"), el("div", { class: "seats" }, v.scores.map((_, seat) => seatPanel(v, seat)))),
         fold("log", t("fr_log"), el("ul", { class: "sk-log", "aria-live": "polite" }, recent.map((e) => el("li", {}, eventText(e))))),
-        result.below));
+        result.below), motionOf(ctx.message));
   }
 
   return {

@@ -10,7 +10,7 @@ import {
 } from "../components.js";
 import { t } from "../i18n.js";
 import { countdown } from "./countdown.js";
-import { dock, fold, paint, statusLine } from "./frame.js";
+import { dock, fold, motionOf, paint, seatStrip, statusLine } from "./frame.js";
 import { penaltiesText, placeLines, roundEnds, scoreLine } from "./round_end.js";
 
 export const STRINGS = {
@@ -23,7 +23,6 @@ export const STRINGS = {
     u_confirm_yes: "Grab anyway",
     u_confirm_no: "Keep playing",
     u_confirm_off: "Don't ask me again",
-    u_players: "Players and penalties",
   },
   ja: {
     u_cd_mark: "あと{n}秒で自動的にカードが渡されます",
@@ -34,7 +33,6 @@ export const STRINGS = {
     u_confirm_yes: "それでも取る",
     u_confirm_no: "交換を続ける",
     u_confirm_off: "次からは確認しない",
-    u_players: "プレイヤーと罰点",
   },
 };
 
@@ -317,6 +315,8 @@ export function create(root) {
       waitsForMe: !view.match_over && ctx.you.some((s) => can(s, "next")),
       body: [
         el("p", {}, text),
+        // Every hand revealed at the round's end, in sight with the result.
+        otherHands(view).length ? el("div", { class: "hands revealed", id: "revealed-hands" }, otherHands(view)) : null,
         el("p", {}, t("u_penalties", { n: scoreLine(ctx, view.penalties) })),
         outcome ? el("div", {},
           el("p", {}, t("u_loser", { who: ctx.seatLabel(outcome.loser) })),
@@ -351,12 +351,13 @@ export function create(root) {
           t("u_exchanges", { n: view.exchanges, cap: view.exchange_cap }),
           t("u_direction", { dir: t("u_dir_" + view.direction) }),
         ]),
+        seatStrip([0, 1, 2, 3].map((seat) => seatPanel(seat, view))),
         tokens(view),
-        otherHands(view).length ? el("div", { class: "hands" }, otherHands(view)) : null,
+        // Open hands during play (same-device seats); at the round's end the result shows them.
+        !result.top && otherHands(view).length ? el("div", { class: "hands" }, otherHands(view)) : null,
         dock(statusLine(statusText(view)), timer(view), myHands, confirmPanel() || controls(view)),
-        fold("players", t("u_players"), el("div", { class: "seats" }, [0, 1, 2, 3].map((seat) => seatPanel(seat, view)))),
         result.below,
-        ranges(view)));
+        ranges(view)), motionOf(ctx.message));
     if (view.hand_seq !== shownHandSeq && ctx.you.length) {
       shownHandSeq = view.hand_seq;
       // Report only once the browser has painted the new hand.

@@ -10,7 +10,7 @@ import {
   trickArea,
 } from "../tricks.js";
 import { termHelp } from "../explain.js";
-import { dock, fold, paint, statusLine } from "./frame.js";
+import { dock, fold, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { nameIn, namesList, roundEnds, winnersLine } from "./round_end.js";
 
 const MAX_GUESS = 15;
@@ -73,15 +73,16 @@ export function create(root) {
     return el("section", { class: "guess-panel", id: "guess-panel", "aria-labelledby": "guess-title" },
       el("p", { id: "guess-title" }, el("strong", {}, t("ut_guess_prompt"))),
       el("p", { class: "muted" }, t("ut_guess_note")),
+      // The numbers and the confirmation in one compact block.
       el("div", { class: "guess-pad", id: "guess-pad", role: "group", "aria-label": t("ut_guess_prompt") },
         Array.from({ length: MAX_GUESS + 1 }, (_, n) => el("button", {
           type: "button", "data-guess": n, "data-key": "guess-" + n, "aria-pressed": String(chosen === n),
           onclick: () => { chosen = chosen === n ? null : n; draw(); },
-        }, String(n)))),
-      el("div", { class: "controls" }, el("button", {
-        type: "button", class: "big", id: "guess-confirm", "data-key": "guess-confirm", disabled: chosen === null,
-        onclick: () => ctx.move(me, { type: "guess", value: chosen }),
-      }, chosen === null ? t("ut_pick_number") : t("ut_commit", { n: chosen }))));
+        }, String(n))),
+        el("button", {
+          type: "button", class: "big", id: "guess-confirm", "data-key": "guess-confirm", disabled: chosen === null,
+          onclick: () => ctx.move(me, { type: "guess", value: chosen }),
+        }, chosen === null ? t("ut_pick_number") : t("ut_commit", { n: chosen }))));
   }
 
   function statusText(view, me) {
@@ -95,7 +96,7 @@ export function create(root) {
     const lead = view.trick.length ? view.trick[0][1] : null;
     return trickArea({
       id: "current-trick", title: t("tc_trick_now"),
-      entries: view.trick.map(([name, c]) => ({ who: who(name), card: card(view, c) })),
+      entries: view.trick.map(([name, c]) => ({ who: who(name), card: card(view, c), seat: name })),
       empty: t("tc_no_cards_yet"),
       footer: lead ? el("p", { class: "trick-footer" }, t("ut_led", { colour: t("colour_" + lead[0]) })) : null,
     });
@@ -186,7 +187,7 @@ export function create(root) {
     const hand = view.hand ? handRow({
       cards: view.hand, label: t("tc_your_hand"), draw: (c, opts) => card(view, c, opts), playable,
       keyPrefix: "ut", onPlay: playable.size ? (c) => ctx.move(me, { type: "play", card: c }) : undefined,
-      refuse: () => ctx.notify(whyNot(view, me)),
+      refuse: () => refuse(whyNot(view, me)),
     }) : el("p", { class: "muted" }, t("tc_watching"));
     const trump = view.trump
       ? el("span", { class: "badge strong", id: "trump", ...termAttrs("trump") }, t("ut_trump", { colour: t("colour_" + view.trump) }))
@@ -198,12 +199,12 @@ export function create(root) {
         tableHeader(ctx, [t("ut_round", { n: view.round }), trump]),
         npcHand(view, "lord", view.lord, view.lord_tricks),
         view.prince ? npcHand(view, "prince", view.prince, view.prince_tricks) : null,
-        currentTrick(view),
+        view.phase === "guess" && !view.trick.length ? null : currentTrick(view),
+        seatStrip(view.table.filter((name) => typeof name !== "string").map((name) => seatPanel(view, name))),
         dock(statusLine(statusText(view, me)), guessReminder(view, me), guessPanel(view), hand),
-        fold("players", t("fr_players"), el("div", { class: "seats" }, view.table.map((name) => seatPanel(view, name)))),
         view.history.length ? fold("last-trick", t("tc_last_trick"), lastTrick(view)) : null,
         result.below,
-        fold("scores", t("ut_scores"), scores(view))));
+        fold("scores", t("ut_scores"), scores(view))), motionOf(ctx.message));
   }
 
   return {
