@@ -54,10 +54,7 @@ addStrings({
 });
 import { createTalk } from "./chat.js";
 import { openRules, setExplainGame } from "./explain.js";
-import { fold, setLatestMove, setSeatDecor } from "./tables/frame.js";
-
-// Read out by screen readers, not drawn.
-const VISUALLY_HIDDEN = "position:absolute;width:1px;height:1px;margin:-1px;overflow:hidden;clip-path:inset(50%);white-space:nowrap";
+import { fold, setHeadControls, setLatestMove, setSeatDecor } from "./tables/frame.js";
 
 /**
  * Show the room `code` in the main area, as a spectator when `watch`. Returns the page's
@@ -88,13 +85,14 @@ export function showRoom(code, { watch = false } = {}) {
   });
   // Every move said in words (move_log.js): the latest at the table, the whole as a sheet.
   const moveLog = createMoveLog({ storageKey: `zashiki.movelog.${code}` });
-  // The dock's #latest-move slot gets the line and the Log button on every paint, the
-  // table's own redraws (a tap) included.
+  // On every paint, the table's own redraws (a tap) included, the dock's #latest-move
+  // slot gets the latest line and the head row the Log button (the whole log's sheet).
   setLatestMove(() => {
     const line = moveLog.latestLine();
     line.removeAttribute("style");
-    return [line, moveLog.openButton()];
+    return line;
   });
+  setHeadControls(() => moveLog.openButton());
   // The chat panel and reactions (chat.js), kept across renders.
   const talk = createTalk({ send: (frame) => socket && socket.send(frame) });
 
@@ -496,29 +494,14 @@ export function showRoom(code, { watch = false } = {}) {
   }
 
   /**
-   * Put the latest move at the table: in the table's #latest-move slot when it has one,
-   * with the Log button there unless the table has its own ([data-open-log]). A table
-   * without the slot has no room for it on a phone's one screen: the line is then read
-   * out (role="log") without being shown, and the Log button joins the table's head.
-   * Tables repaint on every view, so this runs after each render.
+   * The latest move at the table: frame.js puts the line in the dock's #latest-move slot
+   * and the Log button in the head row on every paint (setLatestMove, setHeadControls).
+   * After each render the line is redrawn (a language change), and focus goes back to
+   * the Log button when it was there.
    */
   function mountMoveLog(refocus) {
     moveLog.draw();
-    const line = moveLog.latestLine();
-    const button = moveLog.openButton();
-    const slot = tableHolder.querySelector("#latest-move");
-    if (slot) {
-      line.removeAttribute("style");
-      if (line.parentNode !== slot) slot.prepend(line);
-      if (!tableHolder.querySelector("[data-open-log]") && button.parentNode !== slot) slot.append(button);
-    } else {
-      line.setAttribute("style", VISUALLY_HIDDEN);
-      const dock = tableHolder.querySelector("#dock");
-      if (dock && line.parentNode !== dock) dock.prepend(line);
-      const head = tableHolder.querySelector(".head-controls");
-      if (head && button.parentNode !== head) head.prepend(button);
-    }
-    if (refocus) button.focus({ preventScroll: true });
+    if (refocus) moveLog.openButton().focus({ preventScroll: true });
   }
 
   function openSettings() {
@@ -660,6 +643,7 @@ export function showRoom(code, { watch = false } = {}) {
     atTable(false);
     setSeatDecor(null);
     setLatestMove(null);
+    setHeadControls(null);
     clearTurnSignal();
     setExplainGame(null);
     if (table && table.destroy) table.destroy();

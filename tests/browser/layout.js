@@ -1,6 +1,8 @@
 // The layout check of tests/browser/layout.py, run in the page as one evaluate:
 // what is off screen or covered, too small, or wider or taller than the window.
 ([touch, minimum, slack, mustSee, phone]) => {
+  // Cards in flight (motion.js) are checked where they come to rest.
+  for (const a of document.getAnimations()) a.finish();
   const vw = window.innerWidth, vh = window.innerHeight;
   const report = { scrollWidth: document.documentElement.scrollWidth, innerWidth: vw,
                    scrollHeight: document.documentElement.scrollHeight, innerHeight: vh,

@@ -11,7 +11,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from tests.browser.pages import DESKTOP
+from tests.browser.pages import DESKTOP, open_sheet
 from tests.rooms.history_support import HUMAN, finished_room_sync
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +29,7 @@ def test_the_downloaded_match_file_is_the_servers_bytes_and_verifies(
         [f"zashiki.seats.{code}", [{"seat": HUMAN, "token": token}]],
     )
     page.goto(f"{server_url}/?room={code}")
+    open_sheet(page, "history")  # the room's matches: a sheet in its bar
     with page.expect_download() as download:
         page.locator('#match-list [data-key="download"]').click()
     saved = Path(download.value.path()).read_bytes()

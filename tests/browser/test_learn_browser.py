@@ -292,7 +292,7 @@ def test_sentences_about_you_read_right(new_page, server_url: str) -> None:
             addStrings((await import(`/tables/${id}.js`)).STRINGS);
           }
           const say = (key) => [t(key, { who: t('you') }), t(key, { who: 'CPU 2' })];
-          const en = ['u_round_penalty', 'kr_log_insert', 'sj_st_turn'].map(say);
+          const en = ['u_round_penalty', 'kr_st_insert', 'sj_st_turn'].map(say);
           setLang('ja', { remember: false });
           return [en, say('u_round_penalty')];
         }"""
@@ -303,7 +303,7 @@ def test_sentences_about_you_read_right(new_page, server_url: str) -> None:
                 "You were left without a token: +1 penalty.",
                 "CPU 2 was left without a token: +1 penalty.",
             ],
-            ["You put a card into your hand.", "CPU 2 put a card into their hand."],
+            ["You are placing a card…", "CPU 2 is placing a card…"],
             ["Your turn…", "CPU 2's turn…"],
         ],
         ["あなたが札を取れませんでした：罰点+1。", "CPU 2が札を取れませんでした：罰点+1。"],

@@ -139,7 +139,7 @@ def state_of(page: Page) -> str:
 # when present (a phase's part: the guess pad, the claim, the draft...).
 MUST_SEE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "usunoro": (("#seat-strip", "#tokens-left"), ()),
-    "hachinin_meri": (("#seat-strip", "#current-trick", "#okie"), ("#declare-prompt",)),
+    "hachinin_meri": (("#seat-strip", "#okie"), ("#current-trick", "#declare-prompt")),
     "utsuke": (("#seat-strip", "#lord-hand"), ("#current-trick", "#guess-pad", "#prince-hand")),
     "junocos": (("#seat-strip",), ("#current-trick", "#trump-indicator", "#draft-row")),
     "kokuto_rum": (("#seat-strip", "#pile-count"), ("#discard-top", "#drawn-card")),

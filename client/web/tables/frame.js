@@ -20,7 +20,6 @@ import { afterPaint, beforePaint } from "../motion.js";
 addStrings({
   en: {
     fr_dock: "Your move",
-    fr_log: "What happened",
     fr_not_now: "You cannot play that card now.",
     fr_not_your_turn: "Not your turn yet: wait for {who}.",
     fr_wait: "Not your turn yet.",
@@ -30,7 +29,6 @@ addStrings({
   },
   ja: {
     fr_dock: "あなたの操作",
-    fr_log: "これまでの流れ",
     fr_not_now: "そのカードはいまは出せません。",
     fr_not_your_turn: "まだあなたの番ではありません。{who}を待っています。",
     fr_wait: "まだあなたの番ではありません。",
@@ -142,6 +140,14 @@ function latestMove() {
   return el("div", { class: "latest-move", id: "latest-move" }, latestSource ? latestSource() : null);
 }
 
+// Controls the page adds to every table's head row (the move log's Log button).
+let headSource = null;
+
+/** `make()` returns the node(s) the head row's controls start with, on every paint. */
+export function setHeadControls(make) {
+  headSource = make;
+}
+
 /** The status line (id status-line), read out when it changes. */
 export function statusLine(text, ...extra) {
   return el("p", { class: "status-line", id: "status-line", role: "status" }, text, ...extra);
@@ -165,6 +171,7 @@ function arrange(table) {
   const controls = head && head.querySelector(".head-controls");
   const sheets = [...table.querySelectorAll(":scope > details.fold")];
   if (controls) controls.append(...sheets);
+  if (controls && headSource) controls.prepend(...[headSource()].flat().filter(Boolean));
   const dockNode = table.querySelector(":scope > .dock");
   if (!head || !dockNode) return;
   const middle = el("div", { class: "middle", id: "middle", "aria-label": t("fr_middle"), role: "region" });

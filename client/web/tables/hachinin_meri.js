@@ -244,7 +244,8 @@ export function create(root) {
           me === null ? null : t("hm_you_are", { team: teamTag(team(me)) }),
         ]),
         seatStrip([0, 1, 2, 3, 4, 5, 6, 7].map((s) => seatPanel(view, s)), { cls: "eight" }),
-        el("div", { class: "board" }, currentTrick(view), okieBox(view)),
+        // Before the first card (the declaring, the Okie's discard) there is no trick to show.
+        el("div", { class: "board" }, view.phase === "play" || view.table.length ? currentTrick(view) : null, okieBox(view)),
         dock(statusLine(statusText(view, me)), answerButtons(view), hand),
         view.tricks.length || view.previous || view.dead || view.discard
           ? fold("last-trick", t("tc_last_trick"), el("div", { class: "board" }, lastTrick(view), deadCards(view))) : null,

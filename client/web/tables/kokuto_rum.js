@@ -10,10 +10,10 @@
 import { el, tableHeader, termAttrs } from "../components.js";
 import { t } from "../i18n.js";
 import {
-  SHIRO_STRINGS, cardRow, drawnPanel, flipText, handMoves, handRefusal, handRow, looseName, playerMoves, rotationChoice,
+  SHIRO_STRINGS, cardRow, drawnPanel, flipText, handMoves, handRefusal, handRow, playerMoves, rotationChoice,
   shiroBack, shiroCard, valueName,
 } from "../shirokuro.js";
-import { dock, fold, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
+import { dock, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { placeLines, roundEnds, winnersLine } from "./round_end.js";
 
 const OWN = {
@@ -71,15 +71,6 @@ const OWN = {
     kr_st_discard: "{who} is discarding…",
     kr_st_discard_you: "You are discarding…",
     kr_st_over: "Match over",
-    kr_log_draw_pile: "{who} drew from the pile.",
-    kr_log_draw_discard: "{who} took {card} from the discard pile.",
-    kr_log_insert: "{who} put a card into their hand.",
-    kr_log_insert_at: "{who} put a card into their hand at position {n}.",
-    kr_log_insert_you: "You put a card into your hand.",
-    kr_log_discard: "{who} discarded {card}.",
-    kr_log_discard_from: "{who} discarded {card} from position {n} of their hand.",
-    kr_log_deal: "Round {n} dealt.",
-    kr_log_first_discard: "The first discard is turned up: {card}.",
     kr_result_title: "Round {n} result",
     kr_reason_knock: "{who} knocked.",
     kr_reason_pile_out: "The draw pile ran out with no knock.",
@@ -150,14 +141,6 @@ const OWN = {
     kr_st_insert: "{who}がカードを入れています…",
     kr_st_discard: "{who}が捨てています…",
     kr_st_over: "対局終了",
-    kr_log_draw_pile: "{who}が山札から引きました。",
-    kr_log_draw_discard: "{who}が捨て札から{card}を取りました。",
-    kr_log_insert: "{who}がカードを手札に入れました。",
-    kr_log_insert_at: "{who}が手札の{n}枚目にカードを入れました。",
-    kr_log_discard: "{who}が{card}を捨てました。",
-    kr_log_discard_from: "{who}が手札の{n}枚目から{card}を捨てました。",
-    kr_log_deal: "第{n}ラウンドの配札。",
-    kr_log_first_discard: "最初の捨て札を表にしました：{card}。",
     kr_result_title: "第{n}ラウンドの結果",
     kr_reason_knock: "{who}がノックしました。",
     kr_reason_pile_out: "ノックなしで山札が尽きました。",
@@ -367,25 +350,6 @@ export function create(root) {
     return t(`kr_st_${v.phase}`, { who: who(v.turn) });
   }
 
-  function logLines(v) {
-    const lines = v.log.slice(-4).map((e) => {
-      if (e.type === "draw") {
-        return e.from === "pile" ? t("kr_log_draw_pile", { who: who(e.seat) })
-          : t("kr_log_draw_discard", { who: who(e.seat), card: looseName(e.card) });
-      }
-      // With physical fidelity the event says where in the hand (shown counting from 1).
-      const at = e.pos === undefined ? {} : { n: e.pos + 1 };
-      if (e.type === "insert") return t(at.n ? "kr_log_insert_at" : "kr_log_insert", { who: who(e.seat), ...at });
-      if (e.type === "discard") {
-        return t(at.n ? "kr_log_discard_from" : "kr_log_discard", { who: who(e.seat), card: looseName(e.card), ...at });
-      }
-      if (e.type === "deal") return t("kr_log_deal", { n: e.round });
-      if (e.type === "first_discard") return t("kr_log_first_discard", { card: looseName(e.card) });
-      return null;
-    }).filter(Boolean);
-    return el("ul", { class: "sk-log", "aria-live": "polite" }, lines.map((line) => el("li", {}, line)));
-  }
-
   function explain(r) {
     const seats = r.scores.map((_, i) => i);
     if (r.reason === "pile_out") {
@@ -467,7 +431,6 @@ export function create(root) {
         seatStrip(v.vp.map((_, seat) => seat).filter((seat) => !ctx.you.includes(seat)).map((seat) => seatPanel(v, seat))),
         piles(v),
         dock(statusLine(statusText(v)), drawButtons(v), myArea(v)),
-        fold("log", t("fr_log"), logLines(v)),
         res.below), motionOf(ctx.message));
   }
 

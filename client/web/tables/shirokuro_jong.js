@@ -12,7 +12,7 @@ import {
 } from "../shirokuro.js";
 import { termHelp } from "../explain.js";
 import { countdown as timer } from "./countdown.js";
-import { dock, fold, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
+import { dock, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { placeLines, roundEnds } from "./round_end.js";
 
 const YAKU = {
@@ -104,11 +104,6 @@ const OWN = {
     sj_st_claim: "Claims on {card}…",
     sj_st_round_over: "Round over",
     sj_st_match_over: "Match over",
-    sj_ev_discarded: "{who} discarded {card}.",
-    sj_ev_drew: "{who} drew a card.",
-    sj_ev_pon: "{who} called Pon.",
-    sj_ev_chii: "{who} called Chii.",
-    sj_ev_dealt: "Round {n} dealt.",
     sj_result_title: "Round result",
     sj_win_tsumo: "Win by Tsumo: {who}.",
     sj_win_ron: "Win by Ron: {who}, on a discard by {from}.",
@@ -198,11 +193,6 @@ const OWN = {
     sj_st_claim: "{card}への鳴きを受付中…",
     sj_st_round_over: "局の終了",
     sj_st_match_over: "対局終了",
-    sj_ev_discarded: "{who}が{card}を捨てました。",
-    sj_ev_drew: "{who}が一枚引きました。",
-    sj_ev_pon: "{who}がポンしました。",
-    sj_ev_chii: "{who}がチーしました。",
-    sj_ev_dealt: "第{n}局の配牌。",
     sj_result_title: "局の結果",
     sj_win_tsumo: "{who}のツモ和了。",
     sj_win_ron: "{who}が{from}の捨て牌でロン和了。",
@@ -247,20 +237,11 @@ export function create(root) {
   let selected = null; // hand index chosen to discard
   let insertUp = "W";
   let handEl = null;
-  let lastVersion = null;
-  let recent = []; // the last few public events, written out in the current language
   const ends = roundEnds(() => draw());
 
   const view = () => ctx.message.view;
   const { me, legal, find, move } = playerMoves(() => ctx, () => { selected = null; });
   const who = (seat) => ctx.seatLabel(seat);
-
-  function remember(msg) {
-    if (msg.version === lastVersion) return;
-    lastVersion = msg.version;
-    const shown = ["discarded", "drew", "pon", "chii", "dealt"];
-    recent = [...recent, ...(msg.events || []).filter((e) => shown.includes(e.type))].slice(-4);
-  }
 
   function doraBlock(v) {
     if (!v.dora) {  // turned up once every seat has chosen its rotation (RULINGS S14)
@@ -412,12 +393,6 @@ export function create(root) {
       buttons.length ? el("div", { class: "controls" }, buttons) : null);
   }
 
-  function eventText(e) {
-    if (e.type === "discarded") return t("sj_ev_discarded", { who: who(e.seat), card: looseName(e.card) });
-    if (e.type === "dealt") return t("sj_ev_dealt", { n: e.round });
-    return t("sj_ev_" + e.type, { who: who(e.seat) });
-  }
-
   /** The claim line for this seat: only the claims its legal moves offer, in priority order. */
   function claimText(v, acts) {
     const card = looseName(v.claim_on);
@@ -514,14 +489,12 @@ export function create(root) {
         // Every seat's discards and melds, always in sight: the heart of the game.
         seatStrip(v.scores.map((_, seat) => seatPanel(v, seat)), { cls: "sj-ponds" }),
         dock(statusLine(statusText(v)), claimPrompt(v), myArea(v), nextButton()),
-        fold("log", t("fr_log"), el("ul", { class: "sk-log", "aria-live": "polite" }, recent.map((e) => el("li", {}, eventText(e))))),
         result.below), motionOf(ctx.message));
   }
 
   return {
     render(context) {
       ctx = context;
-      remember(ctx.message);
       draw();
     },
     destroy() {},
