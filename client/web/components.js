@@ -1,7 +1,6 @@
 // Small DOM helpers and pieces shared by every table: cards, seats, results.
 
 import { t } from "./i18n.js";
-import { explainModeButton } from "./explain.js";
 
 /**
  * Build an element: el("button", {class: "x", onclick: f}, "text", child...).
@@ -37,8 +36,8 @@ export function replaceKeepingFocus(root, ...children) {
 /**
  * A table's header row: `badges` (text, or nodes for badges with an id; null is left
  * out) and the paused marker, then the controls: Pause/Resume for a seated player while
- * the match runs, Rules (when the page can open them: `ctx.openRules`), Settings and the
- * "?" mode (explain.js); the table's sheets join them (tables/frame.js). On a phone the
+ * the match runs, Rules (when the page can open them: `ctx.openRules`) and Settings; the
+ * "?" mode and the table's sheets join them (tables/frame.js). On a phone the
  * controls show their symbol, their words stay their accessible names.
  */
 export function tableHeader(ctx, badges) {
@@ -55,8 +54,7 @@ export function tableHeader(ctx, badges) {
       canPause ? control("pause-button", "pause", room.paused ? "▶" : "⏸", room.paused ? t("resume") : t("pause"),
         () => ctx.send({ t: room.paused ? "resume" : "pause" })) : null,
       ctx.openRules ? control("rules-button", "rules", "📖", t("rules_button"), ctx.openRules) : null,
-      control("settings-button", "settings", "⚙", t("settings"), ctx.openSettings),
-      explainModeButton()));
+      control("settings-button", "settings", "⚙", t("settings"), ctx.openSettings)));
 }
 
 const SUITS = {

@@ -154,6 +154,11 @@ function place(box, target) {
     [top, bottom] = explained.top - 2 * MARGIN >= MIN_PANEL ? [MARGIN, explained.top - MARGIN]
       : [MARGIN, Math.max(MARGIN + MIN_PANEL, limit)];
   }
+  // Whatever room was found, never over what it explains (a second tap there closes it).
+  if (top < explained.bottom && bottom > explained.top && explained.height) {
+    if (explained.top - MARGIN - top >= 60) bottom = explained.top - MARGIN;
+    else top = explained.bottom + MARGIN;
+  }
   box.style.top = `${Math.round(top)}px`;
   box.style.bottom = "auto";
   box.style.maxHeight = `${Math.round(bottom - top)}px`;

@@ -15,6 +15,7 @@
 
 import { el } from "../components.js";
 import { addStrings, t } from "../i18n.js";
+import { explainModeButton } from "../explain.js";
 import { afterPaint, beforePaint } from "../motion.js";
 
 addStrings({
@@ -61,9 +62,11 @@ export function fold(id, summary, ...content) {
       el("div", { class: "sheet-bar" }, el("strong", {}, summary), close), ...content));
   // Made open, a details element fires "toggle" too: only the player's own change counts.
   node.addEventListener("toggle", () => {
+    // A table redrawn since has replaced this sheet: its late event is not the player's.
+    if (!node.isConnected) return;
     if (node.open) {
       openSheet = id;
-      for (const other of document.querySelectorAll("details.sheet[open]")) if (other !== node) other.open = false;
+      for (const other of document.querySelectorAll("details.sheet[open]")) if (other.id !== node.id) other.open = false;
     } else if (openSheet === id) {
       openSheet = null;
     }
@@ -170,7 +173,7 @@ function arrange(table) {
   const head = table.querySelector(":scope > .table-head");
   const controls = head && head.querySelector(".head-controls");
   const sheets = [...table.querySelectorAll(":scope > details.fold")];
-  if (controls) controls.append(...sheets);
+  if (controls) controls.append(explainModeButton(), ...sheets);
   if (controls && headSource) controls.prepend(...[headSource()].flat().filter(Boolean));
   const dockNode = table.querySelector(":scope > .dock");
   if (!head || !dockNode) return;
