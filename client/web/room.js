@@ -15,7 +15,7 @@ import { claimSeatLink, copyBox, mySeatLinks, seatLink } from "./seat_link.js";
 import { clearTurnSignal, setYourMove, turnAlertsToggle } from "./turn_signal.js";
 import { leaveRoom } from "./your_rooms.js";
 import { pushToggle } from "./push.js";
-import { clockRule, placeSeatClocks, vacationButton } from "./seat_clock.js";
+import { clockRule, placeSeatClocks, seatClockChip, vacationButton } from "./seat_clock.js";
 import { addStrings } from "./i18n.js";
 
 addStrings({
@@ -322,10 +322,10 @@ export function showRoom(code, { watch = false } = {}) {
    * someone, a new seat link) stays in sight above the table.
    */
   function presenceAtTable() {
-    const [panel, reissued] = presence();
+    const [panel, reissued, vacation] = presence();
     const urgent = [...panel.querySelectorAll("#take-back, #table-waits")];
     return {
-      sheet: fold("people", t("presence_title"), panel),
+      sheet: fold("people", t("presence_title"), panel, vacation),
       alerts: urgent.length || reissued ? el("div", { class: "room-alerts", id: "room-alerts" }, urgent, reissued) : null,
     };
   }
@@ -335,6 +335,10 @@ export function showRoom(code, { watch = false } = {}) {
     const msg = page.message;
     const info = msg && msg.seats && msg.seats[Number(seat)];
     if (!info || panelNode.querySelector(".seat-presence")) return;
+    // The seat's clock (a days or live room), on the table's own redraws too.
+    const chip = msg.room && msg.room.clock && !panelNode.querySelector(":scope > .seat-clock")
+      ? seatClockChip(msg, Number(seat), page.receivedAt, seatName(msg.seats, Number(seat))) : null;
+    if (chip) panelNode.append(chip);
     const state = info.kind === "human" ? info.presence || "connected" : "cpu";
     // Your own seat needs no word that you are here; a CPU's has none.
     const mine = mySeats().includes(Number(seat));

@@ -9,7 +9,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.browser.conftest import ARTIFACTS
-from tests.browser.pages import PHONE, english_left
+from tests.browser.pages import PHONE, english_left, open_sheet
 from tests.browser.test_seats_browser import post, seat_link
 
 RAW_KEY = re.compile(r"\b(clock|vacation|dur|ml|your)_[a-z_]+\b")
@@ -65,6 +65,7 @@ def test_a_days_room_shows_every_seat_clock_and_a_vacation(new_page, server_url)
     expect(page.locator('#presence [data-seat-clock="1"]')).to_have_count(0)  # a CPU has none
     # In the table's seat panel too (folded away on a phone's one screen).
     expect(page.locator('.table [data-seat="0"] .seat-clock')).to_have_count(1)
+    open_sheet(page, "people")  # the vacation is the player's, in the players' sheet
     expect(page.locator("#vacation")).to_have_text("Take a vacation (7 d left)")
     no_raw_keys(page)
     expect(page.locator("#toast.show")).to_have_count(0, timeout=5000)  # the seat-link note
@@ -109,6 +110,7 @@ def test_the_clocks_speak_japanese(new_page, server_url) -> None:
     page.goto(seat_link(server_url, room["code"], 0, room["token"]))
     expect(page.locator(".table")).to_be_visible()
     expect(page.locator('#presence [data-seat-clock="0"]')).to_contain_text("3日")
+    open_sheet(page, "people")
     expect(page.locator("#vacation")).to_have_text("休暇をとる（残り7日）")
     assert english_left(page, room["code"]) <= {"CPU", "Hana"}
     page.goto(server_url + "/")

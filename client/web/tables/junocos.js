@@ -198,7 +198,7 @@ export function create(root) {
           view.trump ? el("span", { class: "badge strong", id: "trump-badge" },
             t("jc_trump_badge", { colour: t("colour_" + view.trump[0]), n: view.trump[1] })) : null,
         ]),
-        seatStrip(Array.from({ length: view.seats }, (_, s) => s).filter((s) => !ctx.you.includes(s)).map((s) => seatPanel(view, s))),
+        seatStrip(Array.from({ length: view.seats }, (_, s) => seatPanel(view, s))),
         // The face-up row is the shared middle while the draft runs.
         draftRow(view),
         el("div", { class: "board" }, view.phase === "play" ? currentTrick(view) : null, trumpBox(view)),

@@ -428,7 +428,7 @@ export function create(root) {
           t("kr_dealer", { who: who(v.dealer) }),
           t("kr_target", { n: v.target }),
         ]),
-        seatStrip(v.vp.map((_, seat) => seat).filter((seat) => !ctx.you.includes(seat)).map((seat) => seatPanel(v, seat))),
+        seatStrip(v.vp.map((_, seat) => seatPanel(v, seat))),
         piles(v),
         dock(statusLine(statusText(v)), drawButtons(v), myArea(v)),
         res.below), motionOf(ctx.message));
