@@ -27,8 +27,9 @@ from server.rooms.seats import talk
 
 def room_facts(code: str, core: RoomCore, now: float, clock_t: float = 0.0) -> dict[str, Any]:
     """The room's public facts every view message carries (`clock_t`: the time the
-    seat clocks count, see turns.py)."""
-    return {
+    seat clocks count, see turns.py; a room without a clock leaves "clock" out, which
+    keeps the frames of most rooms as small as they were)."""
+    facts: dict[str, Any] = {
         "code": code,
         "game": core.settings.game_id,
         "status": core.status,
@@ -39,16 +40,17 @@ def room_facts(code: str, core: RoomCore, now: float, clock_t: float = 0.0) -> d
         "host": core.settings.host,
         "cover_after_ms": core.settings.cover_after_ms,
         "talk": talk.public(core.settings.game_id, core.status, core.talk, core.seats),
-        "clock": clock_facts(core, clock_t),
     }
+    if core.clock_rules is not None:
+        facts["clock"] = clock_facts(core, clock_t)
+    return facts
 
 
-def clock_facts(core: RoomCore, clock_t: float) -> dict[str, Any] | None:
-    """The room's clock rules and every seat's clock (None in a relaxed room). A live
-    seat clock runs only while game time does (`running`)."""
+def clock_facts(core: RoomCore, clock_t: float) -> dict[str, Any]:
+    """The room's clock rules and every seat's clock (a room with a clock). A live seat
+    clock runs only while game time does (`running`)."""
     rules = core.clock_rules
-    if rules is None:
-        return None
+    assert rules is not None
     facts: dict[str, Any] = rules.dump()
     seats = core.banks.public(clock_t) if core.banks is not None else None
     if seats is not None and not rules.wall and core.run_since is None:
