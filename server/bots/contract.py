@@ -19,10 +19,15 @@ from server.games.rng import Rng
 
 @dataclass(frozen=True)
 class Decision:
-    """A move and how long (game ms) to wait before making it."""
+    """A move and how long (game ms) to wait before making it.
+
+    `why` is one plain sentence saying why that move, {"en": ..., "ja": ...}, when the
+    policy gives one (the hint and the review show it).
+    """
 
     action: Action
     delay_ms: int
+    why: dict[str, str] | None = None
 
 
 @dataclass

@@ -223,6 +223,14 @@ class Game:
         """
         return False
 
+    def helpers(self, view: View) -> list[dict[str, Any]]:
+        """Plain sentences that help the seat whose view this is, from the view alone.
+
+        Each item is {"id": kind, "en": ..., "ja": ...} with an optional "move" (the
+        action dict the line is about). None by default.
+        """
+        return []
+
     def shuffle_unseen(self, state: Any, seat: int | None, rng: Any) -> Any:
         """A copy with every card `seat` cannot see re-dealt among the places it cannot see.
 
