@@ -1,60 +1,30 @@
-// A room's page: the waiting room (share link, seats, start), taking a seat or watching,
-// the game's table (a renderer module under tables/ gets the latest view and a way to
-// move), the play again bar, the settings dialog and the connection status.
+// A room's page: its connection and state, the game's table (a renderer module under
+// tables/ gets the latest view and a way to move), the play again bar and the connection
+// status. The waiting room and a visitor's panel are room_lobby.js, the settings sheet
+// room_settings.js; both draw from this page's context (`ctx`).
 
 import { api, RoomSocket, seatStore } from "./net.js";
-import { lang, setLang, t } from "./i18n.js";
+import { addStrings, t } from "./i18n.js";
 import { el, replaceKeepingFocus, seatLabel } from "./components.js";
 import { TABLES } from "./tables/index.js";
-import { errorText, gameName, main, notify, optionLabel, optionTitle } from "./page.js";
+import { errorText, gameName, main, notify } from "./page.js";
 import { createHistory } from "./history.js";
 import { createMoveLog } from "./move_log.js";
-import { myName, nameField, seatName } from "./names.js";
-import { coverNote, presencePanel } from "./presence.js";
-import { claimSeatLink, copyBox, mySeatLinks, seatLink } from "./seat_link.js";
-import { clearTurnSignal, setYourMove, turnAlertsToggle } from "./turn_signal.js";
-import { leaveRoom } from "./your_rooms.js";
-import { pushToggle } from "./push.js";
-import { clockRule, placeSeatClocks, seatClockChip, vacationButton } from "./seat_clock.js";
-import { addStrings } from "./i18n.js";
-
-addStrings({
-  en: {
-    start_open_one: "Seat {seats} is still open for a friend: start with a CPU there?",
-    start_open_many: "Seats {seats} are still open for friends: start with CPUs there?",
-    start_with_cpu: "Start with CPU",
-    keep_waiting: "Keep waiting",
-    leave_confirm_lobby: "Leave your seat? It opens again for someone else.",
-    leave_confirm_match: "Leave your seat? A CPU plays it from now on.",
-    cancel: "Cancel",
-    seat_revoked_left: "You left this seat.",
-    seat_revoked_reissued: "The host gave this seat a new link; this device no longer holds it. Ask the host for the new link.",
-    match_started_watch: "The match has started and every seat is taken. You can watch; if one of the seats is yours, open your seat link on this device.",
-    room_closed: "Every player left this room, so it is closed. Host a new room to play.",
-    your_seat: "Your seat",
-    presence_away_short: "away",
-    past_matches: "Matches",
-  },
-  ja: {
-    start_open_one: "{seats}番席がまだ友だち用に空いています。CPUを入れて始めますか？",
-    start_open_many: "{seats}番席がまだ友だち用に空いています。CPUを入れて始めますか？",
-    start_with_cpu: "CPUを入れて始める",
-    keep_waiting: "まだ待つ",
-    leave_confirm_lobby: "席を離れますか？ 席はほかの人のために空きます。",
-    leave_confirm_match: "席を離れますか？ これからはCPUがこの席で打ちます。",
-    cancel: "やめる",
-    seat_revoked_left: "この席を離れました。",
-    seat_revoked_reissued: "ホストがこの席のリンクを再発行したため、この端末はもう席に座っていません。新しいリンクをホストにもらってください。",
-    match_started_watch: "対戦が始まり、席はすべて埋まっています。観戦できます。自分の席があるなら、この端末で席リンクを開いてください。",
-    room_closed: "全員が退出したため、この部屋は閉じられました。遊ぶには新しい部屋を作ってください。",
-    your_seat: "あなたの席",
-    presence_away_short: "離席中",
-    past_matches: "対戦記録",
-  },
-});
+import { myName, seatName } from "./names.js";
+import { presencePanel } from "./presence.js";
+import { claimSeatLink, copyBox, seatLink } from "./seat_link.js";
+import { clearTurnSignal, setYourMove } from "./turn_signal.js";
+import { placeSeatClocks, seatClockChip, vacationButton } from "./seat_clock.js";
+import { visitorPanel, waitingRoom } from "./room_lobby.js";
+import { settingsDialog } from "./room_settings.js";
 import { createTalk } from "./chat.js";
 import { openRules, setExplainGame } from "./explain.js";
 import { fold, setHeadControls, setLatestMove, setSeatDecor } from "./tables/frame.js";
+
+addStrings({
+  en: { presence_away_short: "away", past_matches: "Matches" },
+  ja: { presence_away_short: "離席中", past_matches: "対戦記録" },
+});
 
 /**
  * Show the room `code` in the main area, as a spectator when `watch`. Returns the page's
@@ -178,68 +148,9 @@ export function showRoom(code, { watch = false } = {}) {
     }
   }
 
-  /** Seats still open (1-based numbers), when starting would give them to CPUs. */
-  function openSeatNumbers() {
-    const seats = (page.message && page.message.seats) || [];
-    return seats.map((s, i) => (s.kind === "open" ? i + 1 : 0)).filter(Boolean);
-  }
-
-  /** Start from the waiting room: asks first while a seat is still open for a friend. */
-  function askStart() {
-    if (openSeatNumbers().length && !page.confirmStart) {
-      page.confirmStart = true;
-      render();
-      return;
-    }
-    page.confirmStart = false;
-    start();
-  }
-
-  function startConfirm() {
-    const open = openSeatNumbers();
-    const seats = open.join(", ");
-    return el("div", { class: "panel confirm", role: "alertdialog", "aria-labelledby": "start-open-text", id: "start-confirm" },
-      el("p", { id: "start-open-text" }, t(open.length > 1 ? "start_open_many" : "start_open_one", { seats })),
-      el("div", { class: "row" },
-        el("button", { type: "button", id: "start-with-cpu", "data-key": "start-with-cpu", onclick: askStart },
-          t("start_with_cpu")),
-        el("button", {
-          type: "button", class: "ghost", id: "keep-waiting", "data-key": "keep-waiting",
-          onclick: () => { page.confirmStart = false; render(); },
-        }, t("keep_waiting"))));
-  }
-
   function toLobby() {
     history.pushState({}, "", "/");
     window.dispatchEvent(new PopStateEvent("popstate"));
-  }
-
-  /** Leave: a button, then a confirmation saying what becomes of the seat. */
-  function leaveControls() {
-    if (!held().length || watch) return null;
-    const lobby = !page.message || !page.message.room || page.message.room.status === "lobby";
-    if (!page.confirmLeave) {
-      return el("button", {
-        type: "button", class: "ghost", id: "leave-seat", "data-key": "leave-seat",
-        onclick: () => { page.confirmLeave = true; render(); },
-      }, t("leave_seat"));
-    }
-    return el("div", { class: "confirm", role: "alertdialog", id: "leave-confirm", "aria-labelledby": "leave-text" },
-      el("p", { id: "leave-text" }, t(lobby ? "leave_confirm_lobby" : "leave_confirm_match")),
-      el("div", { class: "row" },
-        el("button", {
-          type: "button", id: "leave-yes", "data-key": "leave-yes",
-          onclick: async () => {
-            if (await leaveRoom(code)) {
-              if (socket) socket.close();
-              toLobby();
-            }
-          },
-        }, t("leave_seat")),
-        el("button", {
-          type: "button", class: "ghost", id: "leave-no", "data-key": "leave-no",
-          onclick: () => { page.confirmLeave = false; render(); },
-        }, t("cancel"))));
   }
 
   /** The room's seat clocks (null: relaxed), from the latest view or the summary. */
@@ -396,78 +307,6 @@ export function showRoom(code, { watch = false } = {}) {
         : el("p", { class: "muted", id: "play-again-waiting", role: "status" }, t("waiting_play_again")));
   }
 
-  function shareBox() {
-    const link = `${location.origin}/?room=${code}`;
-    return el("div", { class: "share" },
-      el("label", { for: "share-link", class: "label" }, t("share_link")),
-      el("input", { id: "share-link", readonly: true, value: link, "data-key": "share-link" }),
-      el("button", {
-        type: "button", "data-key": "copy",
-        onclick: async () => {
-          try {
-            await navigator.clipboard.writeText(link);
-            notify(t("copied"));
-          } catch {
-            document.getElementById("share-link").select();
-            notify(t("copy_failed"));
-          }
-        },
-      }, t("copy")));
-  }
-
-  function seatList(room, seats) {
-    const mine = mySeats();
-    const isHost = Boolean(room) && mine.includes(room.host);
-    return el("ul", { class: "room-list", id: "seat-list" }, seats.map((s, i) => el("li", { "data-seat-row": String(i) },
-      el("span", {}, t("seat_n", { n: i + 1 }), " — ",
-        s.kind === "open" ? el("em", {}, t("friend_waiting"))
-          : s.kind === "cpu" ? t("seat_kind_cpu")
-            : mine.includes(i) ? [t("you"), s.name ? ` (${s.name})` : ""]
-              : el("span", { class: "seat-name" }, s.name || t("friend_joined")),
-        s.host ? el("span", { class: "badge host-badge" }, "★ " + t("host_mark")) : null),
-      isHost && s.kind === "human" && !mine.includes(i) ? el("button", {
-        type: "button", class: "ghost small", "data-key": "reissue-" + i, id: "reissue-" + i,
-        onclick: () => seatActions.reissue(i),
-      }, t("new_seat_link")) : null)));
-  }
-
-  function waitingRoom() {
-    const msg = page.message;
-    const seats = (msg && msg.seats) || (page.summary && page.summary.seats) || [];
-    const hostSeat = msg && msg.room ? msg.room.host : page.summary && page.summary.host;
-    const isHost = mySeats().includes(hostSeat);
-    const cover = msg && msg.room ? msg.room.cover_after_ms : page.summary && page.summary.cover_after_ms;
-    return el("section", { class: "panel" },
-      shareBox(),
-      seatList(msg && msg.room, seats),
-      el("p", { class: "muted small", id: "cover-note" }, roomClock() ? clockRule(roomClock()) : coverNote(cover)),
-      page.confirmStart && isHost ? startConfirm() : isHost
-        ? el("button", { type: "button", id: "start-button", "data-key": "start", onclick: askStart },
-          t("start_match"))
-        : el("p", { class: "muted" }, t("waiting_host")),
-      page.reissued ? presence()[1] : null,
-      el("div", { class: "my-seat" }, mySeatLinks(code), nameField({ onSave: renameSeats, current: myCurrentName() }), leaveControls()));
-  }
-
-  function visitorPanel() {
-    const summary = page.summary;
-    const canSit = summary && summary.open_seats > 0 && summary.status === "lobby";
-    return el("section", { class: "panel" },
-      el("p", {}, gameName(summary.game)),
-      page.revoked ? el("p", { class: "error", role: "alert", id: "seat-revoked" },
-        t(page.revoked === "seat_left" ? "seat_revoked_left" : "seat_revoked_reissued")) : null,
-      canSit ? nameField() : null,
-      canSit
-        ? el("button", { type: "button", id: "take-seat", "data-key": "take-seat", onclick: takeSeat },
-          t("take_seat"))
-        : el("p", { id: "room-full" },
-          t({ lobby: "room_full", closed: "room_closed" }[summary.status] || "match_started_watch")),
-      " ",
-      el("button", {
-        type: "button", class: "ghost", id: "watch", onclick: () => { watch = true; connect(); },
-      }, t("watch")));
-  }
-
   function statusLine() {
     const text = {
       connecting: t("status_connecting"),
@@ -520,51 +359,14 @@ export function showRoom(code, { watch = false } = {}) {
     render();
   }
 
-  /** The room's fixed settings (chosen when it was made), shown read-only. */
-  function roomSettings() {
-    const summary = page.summary;
-    if (!summary) return null;
-    const rows = Object.entries(summary.options || {})
-      .filter(([, value]) => typeof value !== "object")
-      .map(([name, value]) => {
-        const option = { name };
-        return el("li", {}, `${optionTitle(option)}: ${optionLabel(option, value)}`);
-      });
-    rows.push(el("li", {}, `${t("difficulty")}: ${t("difficulty_" + summary.difficulty)}`));
-    return el("div", {}, el("p", { class: "label" }, t("room_settings")),
-      el("ul", { id: "room-settings" }, rows));
-  }
-
-  function settingsDialog() {
-    if (!page.settingsOpen) return null;
-    const reduced = localStorage.getItem("zashiki.reducedMotion") === "1";
-    const dialog = el("div", { class: "panel", role: "dialog", "aria-modal": "true", "aria-labelledby": "settings-title", id: "settings" },
-      el("h2", { id: "settings-title" }, t("settings")),
-      el("p", { class: "muted" }, t("settings_note")),
-      roomSettings(),
-      el("p", { class: "muted small" }, roomClock() ? clockRule(roomClock())
-        : coverNote(page.message && page.message.room ? page.message.room.cover_after_ms : null)),
-      held().length && !watch ? el("div", { class: "my-seat" }, mySeatLinks(code),
-        nameField({ onSave: renameSeats, current: myCurrentName() }), leaveControls()) : null,
-      turnAlertsToggle(),
-      watch ? null : held().map((s, _, all) => pushToggle(code, s, {
-        label: all.length > 1 ? t("seat_n", { n: s.seat + 1 }) : null,
-      })),
-      el("label", { class: "row" }, el("input", {
-        type: "checkbox", checked: reduced, id: "reduced-motion",
-        onchange: (e) => {
-          localStorage.setItem("zashiki.reducedMotion", e.target.checked ? "1" : "0");
-          document.body.classList.toggle("reduced-motion", e.target.checked);
-        },
-      }), t("reduced_motion")),
-      el("div", { class: "field" }, el("label", { for: "language" }, t("language")),
-        el("select", { id: "language", onchange: (e) => setLang(e.target.value) },
-          ["en", "ja"].map((code) => el("option", { value: code, selected: lang() === code }, t("lang_" + code))))),
-      el("button", { type: "button", id: "close-settings", "data-key": "close-settings", onclick: closeSettings },
-        t("close")));
-    dialog.addEventListener("keydown", (e) => { if (e.key === "Escape") closeSettings(); });
-    return dialog;
-  }
+  // What the waiting room and the settings sheet (room_lobby.js, room_settings.js) draw from.
+  const ctx = {
+    code, page, held, mySeats, render, start, seatActions, presence, roomClock,
+    renameSeats, myCurrentName, takeSeat, closeSettings,
+    watching: () => watch,
+    watchRoom: () => { watch = true; connect(); },
+    left: () => { if (socket) socket.close(); toLobby(); },
+  };
 
   // At a table the page is one screen (body.table-page): the room's title, the players'
   // sheet and the chat sit in the page's top bar, the table fills the rest.
@@ -594,7 +396,7 @@ export function showRoom(code, { watch = false } = {}) {
     const parts = [title, statusLine()];
     const msg = page.message;
     if ((!msg || page.revoked) && !held().length && !watch && page.summary) {
-      parts.push(visitorPanel());
+      parts.push(visitorPanel(ctx));
     } else if (msg && msg.view) {
       const gameId = page.summary ? page.summary.game : null;
       const renderer = TABLES[gameId];
@@ -605,7 +407,7 @@ export function showRoom(code, { watch = false } = {}) {
       replaceKeepingFocus(roomBar, ...[title, statusLine(), people.sheet, talk.node,
         finished ? fold("history", t("past_matches"), matchHistory.element) : null].filter(Boolean));
       parts.length = 0;
-      parts.push(settingsDialog(), playAgainBar(), people.alerts, tableHolder);
+      parts.push(settingsDialog(ctx), playAgainBar(), people.alerts, tableHolder);
       matchHistory.update(room);
       replaceKeepingFocus(main, ...parts.filter(Boolean));
       if (!renderer) tableHolder.replaceChildren(el("p", {}, t("no_table")));
@@ -631,7 +433,7 @@ export function showRoom(code, { watch = false } = {}) {
       if (focusTarget && !main.contains(document.activeElement)) focusTarget.focus();
       return;
     } else if (msg) {
-      parts.push(waitingRoom(), talk.node);
+      parts.push(waitingRoom(ctx), talk.node);
     } else {
       parts.push(el("p", {}, t("loading")));
     }
