@@ -203,6 +203,13 @@ class Client:
         answer = await self._call("POST", "/api/rooms", body)
         return Seat(answer["code"], answer["seat"], answer["token"])
 
+    async def first_match(self, game: str, *, name: str = "") -> Seat:
+        """Start `game`'s first match ("Learn by playing"): its fixed deal against Easy
+        CPUs in a private room, already playing; hold the learner's seat (seat 0)."""
+        body = {"name": name} if name else {}
+        answer = await self._call("POST", f"/api/learn/{game}", body)
+        return Seat(answer["code"], answer["seat"], answer["token"])
+
     async def public_rooms(self) -> list[RoomSummary]:
         """Public rooms that still have a seat open."""
         return cast(list[RoomSummary], (await self._call("GET", "/api/rooms"))["rooms"])

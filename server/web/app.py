@@ -35,6 +35,7 @@ from server.web import (
     app_shell,
     games_api,
     http_io,
+    learn_api,
     matches_api,
     openapi,
     probes,
@@ -177,6 +178,7 @@ def create_app(
     routes = [
         *games_api.routes,
         *rooms_api.routes,
+        *learn_api.routes,
         *seats_api.routes,
         *matches_api.routes,
         *push_api.routes,

@@ -1,0 +1,177 @@
+"""Play a first match's deal (server/rooms/first_match.py) without a clock, and find deals.
+
+`play_first_round` runs the room core itself (no clock, no I/O) on the deal: the learner
+at seat 0 makes the move the hints suggest (the Hard policy's, from the learner's view)
+as soon as it has one, and CPU moves fire when due, until the first round is over. It
+records the coach's moments in the order they first came up, with the same rules as
+client/web/coach.js (`moment`), and the game time the round took.
+
+To choose new seeds, when a change to an engine or a policy loses a deal's moments
+(tests/rooms/test_first_deals.py says which)::
+
+    python -m tests.rooms.first_deals GAME [FIRST_SEED] [LAST_SEED]
+
+prints the seeds whose first round has every moment, the shortest rounds last; put the
+best in FIRST_DEALS.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, replace
+from typing import Any
+
+from server.bots.contract import Situation
+from server.bots.registry import policy_for
+from server.games import registry
+from server.games.contract import Action, Game, View
+from server.games.rng import Rng
+from server.games.usunoro import is_matching
+from server.rooms.actor.core import RoomCore
+from server.rooms.first_match import FIRST_DEALS, LEARNER, FirstDeal
+from server.rooms.seats.seat import RoomSettings, Seat, hash_token
+
+TOKEN = hash_token("learner")
+# The learner answers this long (game ms) after its move opens: a quick reader.
+ANSWER_MS = 300
+MAX_STEPS = 5000
+CLAIMS = ("pon", "chii", "ron")
+
+
+def moment(game_id: str, view: View, legal: list[Action]) -> str | None:
+    """The coach's moment for the learner's view and legal moves now, if any (the same
+    rules as coach.js `momentOf`)."""
+    kinds = {a["type"] for a in legal}
+    if game_id == "usunoro":
+        if "grab" in kinds and (view["phase"] == "race" or is_matching(view["hand"])):
+            return "grab"
+        return "pass" if "mark" in kinds and view["mark"] is None else None
+    if game_id == "utsuke":
+        return "guess" if "guess" in kinds else "play" if "play" in kinds else None
+    if game_id == "junocos":
+        if "pick" in kinds:
+            return "declare" if not view["open"][view["seat"]] else None
+        return "play" if "play" in kinds else None
+    if game_id == "hachinin_meri":
+        if "declare" in kinds:
+            return "declare"
+        return "discard" if "discard" in kinds else "play" if "play" in kinds else None
+    if game_id == "kokuto_rum":
+        if any(a.get("knock") for a in legal):
+            return "knock"
+        return next((k for k in ("rotate", "draw", "insert") if k in kinds), None)
+    if game_id == "shirokuro_jong":
+        if kinds & {"ron", "tsumo"}:
+            return "win"
+        if kinds & set(CLAIMS):
+            return "claim"
+        return next((k for k in ("rotate", "insert", "discard") if k in kinds), None)
+    return None
+
+
+def round_over(game_id: str, view: View) -> bool:
+    """Whether the learner's view shows the first round finished (coach.js `roundOver`)."""
+    if game_id == "usunoro":
+        return view["phase"] in ("done", "void")
+    if game_id in ("utsuke", "kokuto_rum"):
+        return view["last_round"] is not None
+    if game_id == "junocos":
+        return bool(view["history"])
+    if game_id == "hachinin_meri":
+        return view["previous"] is not None
+    return view["phase"] in ("round_over", "over")
+
+
+def suggested(game: Game, state: Any, seat: int, seed: int) -> Action | None:
+    """The Hard policy's move for `seat` from its view (what a hint suggests)."""
+    legal = game.actions(state, seat)
+    if not legal:
+        return None
+    rng = Rng(seed)
+    situation = Situation(
+        game=game,
+        seat=seat,
+        view=game.view(state, seat),
+        legal=legal,
+        difficulty="hard",
+        rng=rng,
+        sample_world=lambda: game.shuffle_unseen(state, seat, rng),
+    )
+    decision = policy_for(game.id).decide(situation)
+    return decision.action if decision is not None and decision.action in legal else None
+
+
+@dataclass
+class Played:
+    """A first round played: its moments in order, the learner's moves, the game time."""
+
+    moments: list[str]
+    learner_moves: int
+    game_ms: int
+    finished: bool
+
+
+def play_first_round(game_id: str, deal: FirstDeal) -> Played:
+    """Play `deal`'s first round with the learner following the hints (module docstring)."""
+    game = registry.get(game_id)
+    seats = [
+        Seat("human", "", TOKEN) if kind == "host" else Seat(kind, "", "", deal.difficulty)
+        for kind in deal.seats
+    ]
+    settings = RoomSettings(
+        game_id, game.resolve_options(deal.options), deal.seed, LEARNER, difficulty=deal.difficulty
+    )
+    core = RoomCore(settings, seats, game, policy_for(game_id))
+    wall, seq = 0.0, 0
+    core.start(TOKEN, wall)
+    core.set_running(True, wall)
+    seen: list[str] = []
+    for step in range(MAX_STEPS):
+        view = game.view(core.state, LEARNER)
+        if core.status != "playing" or round_over(game_id, view):
+            return Played(seen, seq, core.now(wall), True)
+        legal = game.actions(core.state, LEARNER)
+        now = moment(game_id, view, legal)
+        if now is not None and now not in seen:
+            seen.append(now)
+        action = suggested(game, core.state, LEARNER, deal.seed * 7919 + step)
+        due = core.next_due()
+        if action is not None and (due is None or due > core.now(wall) + ANSWER_MS):
+            wall += ANSWER_MS
+            core.fire_due(wall)
+            if action in game.actions(core.state, LEARNER):
+                seq += 1
+                core.move(LEARNER, seq, action, wall)
+        elif due is not None:
+            wall += max(1, due - core.now(wall))
+            core.fire_due(wall)
+        else:
+            break
+    return Played(seen, seq, core.now(wall), False)
+
+
+def search(game_id: str, seeds: range) -> list[tuple[int, Played]]:
+    """Seeds of `game_id`'s first deal whose first round has every moment, longest first."""
+    deal = FIRST_DEALS[game_id]
+    found = []
+    for seed in seeds:
+        played = play_first_round(game_id, replace(deal, seed=seed))
+        if played.finished and set(deal.moments) <= set(played.moments):
+            found.append((seed, played))
+    return sorted(found, key=lambda item: -item[1].game_ms)
+
+
+def main(argv: list[str]) -> None:
+    """`GAME [FIRST_SEED] [LAST_SEED]`: print the seeds that fit, the shortest last."""
+    game_id = argv[0]
+    first = int(argv[1]) if len(argv) > 1 else 1
+    last = int(argv[2]) if len(argv) > 2 else first + 99
+    for seed, played in search(game_id, range(first, last + 1)):
+        print(
+            f"seed {seed}: {played.game_ms / 1000:.1f} s of game time, "
+            f"{played.learner_moves} learner moves, moments {' '.join(played.moments)}"
+        )
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
