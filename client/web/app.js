@@ -1,6 +1,7 @@
 // The page's boot and router: the lobby at "/" ("/?rooms=1", where the installed app
-// starts, opens it at "Your rooms"), a room at "/?room=CODE", the replay of
-// its match N at "/?room=CODE&replay=N". Each page is a
+// starts, opens it at "Your rooms"; "/?host=GAME" with that game's create form), a room
+// at "/?room=CODE", the replay of its match N at "/?room=CODE&replay=N", and a game's
+// first match at "/?learn=GAME" (made, then opened as its room: coach.js). Each page is a
 // module (lobby.js, room.js) that draws into the main area and hands back its rerender
 // (for a language change) and teardown (when the router leaves it).
 
@@ -10,6 +11,7 @@ import { main } from "./page.js";
 import { showLobby } from "./lobby.js";
 import { showRoom } from "./room.js";
 import { showReplay } from "./replay.js";
+import { showFirstMatch } from "./coach.js";
 import "./install.js";
 
 for (const table of Object.values(TABLES)) if (table.STRINGS) addStrings(table.STRINGS);
@@ -40,8 +42,11 @@ function route() {
   const params = new URLSearchParams(location.search);
   const code = (params.get("room") || "").trim().toUpperCase();
   const replay = Number(params.get("replay"));
+  const learn = params.get("learn");
   if (code && Number.isInteger(replay) && replay > 0) current = showReplay(code, replay);
-  else current = code ? showRoom(code, { watch: params.get("watch") === "1" }) : showLobby(navigate);
+  else if (code) current = showRoom(code, { watch: params.get("watch") === "1" });
+  else if (learn) current = showFirstMatch(learn, (made) => { history.replaceState({}, "", `/?room=${made}`); route(); });
+  else current = showLobby(navigate, { host: params.get("host") });
   main.focus({ preventScroll: true });
   if (!code && params.has("rooms")) document.getElementById("your-rooms")?.scrollIntoView();
 }

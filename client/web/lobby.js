@@ -11,6 +11,7 @@ import { yourRoomsPanel } from "./your_rooms.js";
 import { coverChooser } from "./cover_option.js";
 import { clockChooser, clockFields } from "./seat_clock.js";
 import { gameInfo, helpLine, optionChoices } from "./learn.js";
+import { learnLink } from "./coach.js";
 import "./explain.js"; // rules links open in a panel over the lobby
 
 /** The choices an option offers at `seats` seats: per-seat numbers stop at the last seat. */
@@ -19,10 +20,12 @@ function choicesFor(option, seats) {
 }
 
 /**
- * Show the lobby in the main area; `navigate(code, {watch})` opens a room. Returns the
- * page's rerender (for a language change) and teardown.
+ * Show the lobby in the main area; `navigate(code, {watch})` opens a room. With `host`
+ * (a game id: "Play a real match" after a first match) the create form has that game
+ * chosen and comes into view. Returns the page's rerender (for a language change) and
+ * teardown.
  */
-export function showLobby(navigate) {
+export function showLobby(navigate, { host = null } = {}) {
   const form = {
     game: null, seats: 0, kinds: [], difficulty: "normal", public: false, sameDevice: false,
     options: {}, cover: 60, clock: { clock: "relaxed" },
@@ -110,7 +113,7 @@ export function showLobby(navigate) {
           }),
           el("span", {}, el("strong", {}, gameName(game.id)),
             built ? null : el("span", { class: "muted" }, " — " + t("table_missing")),
-            gameInfo(game, seats)));
+            gameInfo(game, seats), built ? learnLink(game.id) : null));
       }));
   }
 
@@ -240,12 +243,13 @@ export function showLobby(navigate) {
   async function load() {
     try {
       games = (await api("GET", "/api/games")).games;
-      const first = games.find((g) => g.id in TABLES);
+      const first = games.find((g) => g.id === host && g.id in TABLES) || games.find((g) => g.id in TABLES);
       if (first) chooseGame(first);
     } catch (err) {
       error = errorText(err);
     }
     render();
+    if (host) document.getElementById("host-title")?.scrollIntoView({ block: "start" });
     refreshRooms();
   }
 

@@ -17,6 +17,7 @@ import { clearTurnSignal, setYourMove } from "./turn_signal.js";
 import { placeSeatClocks, seatClockChip, vacationButton } from "./seat_clock.js";
 import { visitorPanel, waitingRoom } from "./room_lobby.js";
 import { settingsDialog } from "./room_settings.js";
+import { createCoach } from "./coach.js";
 import { createTalk } from "./chat.js";
 import { openRules, setExplainGame } from "./explain.js";
 import { fold, setHeadControls, setLatestMove, setSeatDecor } from "./tables/frame.js";
@@ -57,7 +58,11 @@ export function showRoom(code, { watch = false } = {}) {
   const moveLog = createMoveLog({ storageKey: `zashiki.movelog.${code}` });
   // On every paint, the table's own redraws (a tap) included, the dock's #latest-move
   // slot gets the latest line and the head row the Log button (the whole log's sheet).
+  // A first match's coach (coach.js) says its line there instead, while it has one.
+  const coach = createCoach(code, { send: (frame) => socket && socket.send(frame), redraw: () => render() });
   setLatestMove(() => {
+    const said = coach && coach.card();
+    if (said) return said;
     const line = moveLog.latestLine();
     line.removeAttribute("style");
     return line;
@@ -85,6 +90,7 @@ export function showRoom(code, { watch = false } = {}) {
     socket = new RoomSocket(code, tokens, {
       onMessage(frame) {
         talk.onFrame(frame);
+        if (coach) coach.onFrame(frame);
         if (frame.t === "view") {
           page.message = frame;
           moveLog.update(frame, frame.room && frame.room.game);
