@@ -1,8 +1,8 @@
 """Play a first match's deal (server/rooms/first_match.py) without a clock, and find deals.
 
 `play_first_round` runs the room core itself (no clock, no I/O) on the deal: the learner
-at seat 0 makes the move the hints suggest (the Hard policy's, from the learner's view)
-as soon as it has one, and CPU moves fire when due, until the first round is over. It
+at seat 0 makes the move a hint suggests (server/bots/advice.py `advise`, seeded by
+`hint_seed` with the step) as soon as it has one, and CPU moves fire when due, until the first round is over. It
 records the coach's moments in the order they first came up, with the same rules as
 client/web/coach.js (`moment`), and the game time the round took.
 
@@ -19,13 +19,11 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, replace
-from typing import Any
 
-from server.bots.contract import Situation
+from server.bots.advice import advise, hint_seed
 from server.bots.registry import policy_for
 from server.games import registry
-from server.games.contract import Action, Game, View
-from server.games.rng import Rng
+from server.games.contract import Action, View
 from server.games.usunoro import is_matching
 from server.rooms.actor.core import RoomCore
 from server.rooms.first_match import FIRST_DEALS, LEARNER, FirstDeal
@@ -82,25 +80,6 @@ def round_over(game_id: str, view: View) -> bool:
     return view["phase"] in ("round_over", "over")
 
 
-def suggested(game: Game, state: Any, seat: int, seed: int) -> Action | None:
-    """The Hard policy's move for `seat` from its view (what a hint suggests)."""
-    legal = game.actions(state, seat)
-    if not legal:
-        return None
-    rng = Rng(seed)
-    situation = Situation(
-        game=game,
-        seat=seat,
-        view=game.view(state, seat),
-        legal=legal,
-        difficulty="hard",
-        rng=rng,
-        sample_world=lambda: game.shuffle_unseen(state, seat, rng),
-    )
-    decision = policy_for(game.id).decide(situation)
-    return decision.action if decision is not None and decision.action in legal else None
-
-
 @dataclass
 class Played:
     """A first round played: its moments in order, the learner's moves, the game time."""
@@ -134,7 +113,8 @@ def play_first_round(game_id: str, deal: FirstDeal) -> Played:
         now = moment(game_id, view, legal)
         if now is not None and now not in seen:
             seen.append(now)
-        action = suggested(game, core.state, LEARNER, deal.seed * 7919 + step)
+        advice = advise(game, core.state, LEARNER, hint_seed(deal.seed, LEARNER, step))
+        action = advice.action if advice is not None else None
         due = core.next_due()
         if action is not None and (due is None or due > core.now(wall) + ANSWER_MS):
             wall += ANSWER_MS
