@@ -27,6 +27,7 @@ class MemoryStore(Store):
         self._leases: dict[str, tuple[str, float]] = {}
         self._push_key: bytes | None = None
         self._pushes: dict[str, dict[str, bytes]] = {}
+        self._reviews: dict[str, dict[str, bytes]] = {}
 
     def _live(self, code: str) -> tuple[int, bytes, float, tuple[bytes, ...]] | None:
         """The room's record if it has not expired (an expired one is dropped)."""
@@ -43,6 +44,7 @@ class MemoryStore(Store):
         self._public.pop(code, None)
         self._leases.pop(code, None)
         self._pushes.pop(code, None)
+        self._reviews.pop(code, None)
 
     async def ping(self) -> bool:
         return True
@@ -115,6 +117,17 @@ class MemoryStore(Store):
         if self._live(code) is None:
             return []
         return [codec.unpack(e) for e in self._chats.get(code, [])]
+
+    async def save_review(self, code: str, key: str, review: dict[str, Any]) -> None:
+        # Kept while the room lives (the room's expiry stands in for their own).
+        if self._live(code) is not None:
+            self._reviews.setdefault(code, {})[key] = codec.pack(review)
+
+    async def review(self, code: str, key: str) -> dict[str, Any] | None:
+        if self._live(code) is None:
+            return None
+        packed = self._reviews.get(code, {}).get(key)
+        return None if packed is None else codec.unpack(packed)
 
     async def push_key(self, candidate: bytes) -> bytes:
         if self._push_key is None:

@@ -4,13 +4,15 @@ Keys, under a prefix (default "zk:"): `room:{CODE}` a hash {ver: version, b: blo
 d<version>: each delta saved since the blob};
 `log:{CODE}` a stream of packed log entries; `lease:{CODE}` the owner's id with a TTL;
 `public` a hash code -> packed summary; `chat:{CODE}` a list of the room's last packed
-chat messages; `push:{CODE}` a hash of the room's push subscriptions (packed); `vapid`
+chat messages; `push:{CODE}` a hash of the room's push subscriptions (packed);
+`review:{CODE}` a hash of its finished matches' reviews (packed); `vapid`
 the deployment's Web Push key. Room and log expire `idle_ttl_ms` after the last save, the
 chat as long after its last message, the subscriptions as long after they were last
-kept or read; the key never. The braces are a Redis Cluster hash tag (all of a room's
-keys on one shard); releases before it named the keys without braces (`room:CODE`): on
-one server or under Sentinel, a room found only under those names takes the new ones
-when it is first loaded (`_ADOPT`), so rooms saved before an upgrade play on after it.
+kept or read, the reviews as long after the last one kept; the key never. The braces
+are a Redis Cluster hash tag (all of a room's keys on one shard); releases before it
+named the keys without braces (`room:CODE`): on one server or under Sentinel, a room
+found only under those names takes the new ones when it is first loaded (`_ADOPT`), so
+rooms saved before an upgrade play on after it.
 
 The address (topology.py) is one Redis, or a primary found through Sentinel (followed
 across failovers). `durability="replica"` acknowledges a save only
@@ -82,6 +84,13 @@ return 1
 _ADD_CHAT = """
 redis.call('RPUSH', KEYS[1], ARGV[1])
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[2]), -1)
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+# KEYS: the room's reviews, the room (no room, nothing kept).
+_SAVE_REVIEW = """
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
 """
@@ -178,6 +187,7 @@ class RedisStore(Store):
         self._create = self._redis.register_script(_CREATE)
         self._adopt = self._redis.register_script(_ADOPT)
         self._add_chat = self._redis.register_script(_ADD_CHAT)
+        self._save_review = self._redis.register_script(_SAVE_REVIEW)
         self._acquire = self._redis.register_script(_ACQUIRE)
         self._renew = self._redis.register_script(_RENEW)
         self._release = self._redis.register_script(_RELEASE)
@@ -288,7 +298,7 @@ class RedisStore(Store):
     @_outage_is_store_error
     async def keep_for(self, code: str, ttl_ms: int) -> None:
         pipe = self._redis.pipeline(transaction=False)
-        for kind in ("room", "log", "chat"):
+        for kind in ("room", "log", "chat", "review"):
             pipe.pexpire(self._key(kind, code), ttl_ms)
         await pipe.execute()
 
@@ -296,8 +306,21 @@ class RedisStore(Store):
     async def delete(self, code: str) -> None:
         kinds = ("room", "log", "chat", "lease", "push")
         keys = [self._key(k, code) for k in kinds] + [self._legacy_key(k, code) for k in kinds]
-        await self._redis.delete(*keys)
+        await self._redis.delete(*keys, self._key("review", code))
         await self._redis.hdel(self.prefix + "public", code)
+
+    # -- reviews -----------------------------------------------------------------------
+    @_outage_is_store_error
+    async def save_review(self, code: str, key: str, review: dict[str, Any]) -> None:
+        await self._save_review(
+            keys=[self._key("review", code), self._key("room", code)],
+            args=[key, codec.pack(review), self.idle_ttl_ms],
+        )
+
+    @_outage_is_store_error
+    async def review(self, code: str, key: str) -> dict[str, Any] | None:
+        packed = await self._redis.hget(self._key("review", code), key)
+        return None if packed is None else codec.unpack(packed)
 
     # -- chat ------------------------------------------------------------------------
     async def add_chat(self, code: str, entry: dict[str, Any], keep: int) -> None:

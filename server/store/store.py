@@ -103,11 +103,11 @@ class Store:
         raise NotImplementedError
 
     async def delete(self, code: str) -> None:
-        """Remove the room, its log, its chat, its lease and its public listing."""
+        """Remove the room, its log, its chat, its reviews, its lease and its public listing."""
         raise NotImplementedError
 
     async def keep_for(self, code: str, ttl_ms: int) -> None:
-        """Let the room, its log and its chat expire `ttl_ms` from now instead (a days
+        """Let the room, its log, its chat and its reviews expire `ttl_ms` from now instead (a days
         room's longer life; the next save sets `idle_ttl_ms` again)."""
         raise NotImplementedError
 
@@ -122,6 +122,18 @@ class Store:
 
     async def chat(self, code: str) -> list[dict[str, Any]]:
         """The room's kept chat messages, oldest first."""
+        raise NotImplementedError
+
+    # -- reviews: the CPU's opinion on a finished match, made once ---------------------
+    async def save_review(self, code: str, key: str, review: dict[str, Any]) -> None:
+        """Keep a finished match's review (server/rooms/history/review.py) under `key`
+        (the match's number, seed and the review's version). It expires `idle_ttl_ms`
+        after the last one kept, goes when the room is deleted, and is not kept for a
+        room that is gone."""
+        raise NotImplementedError
+
+    async def review(self, code: str, key: str) -> dict[str, Any] | None:
+        """The review kept under `key`, or None."""
         raise NotImplementedError
 
     # -- Web Push: the deployment's key and each room's subscriptions -----------------

@@ -1,6 +1,7 @@
-"""HTTP routes of a room's match history: the list with standings, a match's file, and
-pages of replay steps for the browser's replay viewer, with their OpenAPI descriptions
-and schemas (the match file's own JSON Schema among them). See PROTOCOL.md.
+"""HTTP routes of a room's match history: the list with standings, a match's file,
+pages of replay steps for the browser's replay viewer and a match's review, with their
+OpenAPI descriptions and schemas (the match file's own JSON Schema among them). See
+PROTOCOL.md.
 
 A player proves their seat with `Authorization: Bearer TOKEN` (never in the path or the
 query string, which proxies log); without it the caller is a spectator.
@@ -79,6 +80,17 @@ async def match_steps(request: Request) -> Response:
     archive = request.app.state.services.archive
     steps = await archive.steps(code, number, _bearer(request), query.get("seat"), start, count)
     return JSONResponse(steps)
+
+
+async def match_review(request: Request) -> Response:
+    """Match n's review (感想戦): the Hard CPU's opinion on every human move, as the
+    perspective asked for (?seat=N|open|spectator) may see it; made once, when first asked."""
+    spend(request, "lookups")
+    code = request.path_params["code"]
+    number = _number(request.path_params["n"], "the match number")
+    archive = request.app.state.services.archive
+    asked = request.query_params.get("seat")
+    return JSONResponse(await archive.review(code, number, _bearer(request), asked))
 
 
 def match_file_schema() -> Schema:
@@ -186,6 +198,59 @@ SCHEMAS: dict[str, Schema] = {
             "next": {"type": ["integer", "null"]},
         },
     },
+    "MatchReview": {
+        "type": "object",
+        "description": "The Hard CPU's opinion on every human move of a finished match "
+        "(server/rooms/history/review.py). A mark's cpu, card and why are given only for "
+        "the seat asked for (all with every hand open); a spectator gets no size either.",
+        "required": ["version", "match", "marks", "players", "seats"],
+        "properties": {
+            "version": {"type": "integer"},
+            "match": {"type": "integer"},
+            "seats": {"type": "array"},
+            "marks": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["step", "seat", "agree"],
+                    "properties": {
+                        "step": {"type": "integer", "description": "the replay step of the move"},
+                        "seat": {"type": "integer"},
+                        "agree": {
+                            "type": ["boolean", "null"],
+                            "description": "null: the CPU would make no move then",
+                        },
+                        "cpu": {"type": "object", "description": "the CPU's move"},
+                        "card": {"description": "the card the CPU's move names, or null"},
+                        "why": {
+                            "type": "object",
+                            "required": ["en", "ja"],
+                            "properties": {"en": {"type": "string"}, "ja": {"type": "string"}},
+                        },
+                        "size": {
+                            "type": "number",
+                            "description": "share of the CPU's asks that did not choose the "
+                            "player's move",
+                        },
+                    },
+                },
+            },
+            "players": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["seat", "moves", "agreed", "rate", "largest"],
+                    "properties": {
+                        "seat": {"type": "integer"},
+                        "moves": {"type": "integer"},
+                        "agreed": {"type": "integer"},
+                        "rate": {"type": ["number", "null"]},
+                        "largest": {"type": "array", "items": {"type": "integer"}},
+                    },
+                },
+            },
+        },
+    },
 }
 
 
@@ -273,6 +338,38 @@ routes = [
                     "200": json_answer("the steps and where to go on", ref("MatchSteps")),
                     **MATCH_ERRORS,
                     "400": error_answer("bad_request or bad_seat"),
+                },
+            }
+        },
+        SCHEMAS,
+    ),
+    Described(
+        "/api/rooms/{code}/matches/{n}/review",
+        translated(match_review),
+        {
+            "get": {
+                "operationId": "getMatchReview",
+                "summary": "Match n's review: the Hard CPU's move beside every human move, "
+                "each player's agreement rate and largest differences",
+                "parameters": [
+                    CODE_PARAMETER,
+                    MATCH_NUMBER_PARAMETER,
+                    BEARER_PARAMETER,
+                    {
+                        "name": "seat",
+                        "in": "query",
+                        "required": False,
+                        "description": "a seat number, open or spectator (default); anyone "
+                        "without a seat gets the spectator's",
+                        "schema": {"type": "string"},
+                    },
+                ],
+                "responses": {
+                    "200": json_answer(
+                        "the review as this perspective sees it", ref("MatchReview")
+                    ),
+                    **MATCH_ERRORS,
+                    "400": error_answer("bad_seat"),
                 },
             }
         },

@@ -196,6 +196,17 @@ async def test_a_code_created_afresh_starts_with_no_chat(backend: Backend) -> No
     assert await store.chat("R") == []
 
 
+async def test_reviews_are_kept_with_their_room_and_go_with_it(store: Store) -> None:
+    await store.create("R", b"v1")
+    await store.save_review("R", "1:7:v1", {"marks": [{"step": 3}]})
+    assert await store.review("R", "1:7:v1") == {"marks": [{"step": 3}]}
+    assert await store.review("R", "2:7:v1") is None
+    await store.save_review("GONE", "1:7:v1", {"marks": []})  # no room: nothing kept
+    assert await store.review("GONE", "1:7:v1") is None
+    await store.delete("R")
+    assert await store.review("R", "1:7:v1") is None
+
+
 async def test_the_push_key_is_the_first_one_stored_for_every_process(backend: Backend) -> None:
     first, second = await backend.make(), await backend.make()
     assert await first.push_key(b"key-a") == b"key-a"

@@ -15,6 +15,7 @@ when the room's host refuses spectators.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,10 +23,12 @@ from typing import Any
 
 from server.games.contract import Game
 from server.rooms.errors import RoomError
+from server.rooms.history import review
 from server.rooms.history.match_file import export_full, export_spectator
 from server.rooms.history.matches import (
     MatchRecord,
     Replayer,
+    ReplayError,
     finished_matches,
     perspective_of,
     standings,
@@ -39,6 +42,7 @@ REPLAYS_CACHED = 32
 PAGE_MAX = 100
 PAGE_BUDGET_S = 0.02
 """CPU one page of replay steps may take (it stops early and says where to go on)."""
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -58,6 +62,9 @@ class CachedReplay:
 
     replayer: Replayer
     files: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # The match's review (review.py) once made or read, and its making while under way.
+    review: dict[str, Any] | None = None
+    reviewing: asyncio.Task[dict[str, Any]] | None = None
 
 
 class Archive:
@@ -176,3 +183,45 @@ class Archive:
             "steps": page,
             "next": following,
         }
+
+    async def review(
+        self, code: str, number: int, token: str | None, asked: str | None
+    ) -> dict[str, Any]:
+        """Match `number`'s review (the Hard CPU's opinion on every human move) as the
+        perspective `asked` may see it (`review.for_viewer`). Made once per match, in a
+        worker thread, when first asked, and kept in the store with the room's history;
+        every later ask (this process or another) reads it. Callers asking while it is
+        made wait for the same making."""
+        history = await self.history(code)
+        player = self.is_player(history, token)
+        cached = self.replay(code, history, number)
+        match = cached.replayer.match
+        try:
+            perspective = perspective_of(asked, match.n, player)
+        except ValueError as exc:
+            raise RoomError("bad_seat", str(exc)) from None
+        if cached.review is None:
+            if cached.reviewing is None:
+                cached.reviewing = asyncio.create_task(self._made(code, history.game, match))
+            try:
+                cached.review = await asyncio.shield(cached.reviewing)
+            finally:
+                if cached.reviewing.done():
+                    cached.reviewing = None
+        seats = [{"kind": s.get("kind", ""), "name": s.get("name", "")} for s in match.seats]
+        return {**review.for_viewer(cached.review, perspective), "seats": seats}
+
+    async def _made(self, code: str, game: Game, match: MatchRecord) -> dict[str, Any]:
+        """The stored review of `match`, or one made now and stored."""
+        code = normalize_code(code)
+        key = f"{match.number}:{match.seed}:v{review.VERSION}"
+        stored = await self.store.review(code, key)
+        if stored is not None:
+            return stored
+        try:
+            made = await asyncio.to_thread(review.analyse, game, match)
+        except ReplayError as exc:
+            log.warning("room %s match %d cannot be reviewed: %s", code, match.number, exc)
+            raise RoomError("match_not_found", "this match cannot be replayed") from None
+        await self.store.save_review(code, key, made)
+        return made
