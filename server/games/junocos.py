@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from server.games.contract import Action, Event, Game, IllegalAction, Option, View
+from server.games.junocos_helpers import helpers as junocos_helpers
 from server.games.rng import Rng
 
 COLOURS = "RYGB"
@@ -354,6 +355,10 @@ class Junocos(Game):
                 if suit_of(card, trump, printed) != led:
                     out[s].add(led)
         return out
+
+    def helpers(self, view: View) -> list[dict[str, Any]]:
+        """Tricks taken against the seat's target, from its view (junocos_helpers.py)."""
+        return junocos_helpers(view)
 
     def shuffle_unseen(self, state: dict[str, Any], seat: int | None, rng: Any) -> Any:
         """Re-deal the hands `seat` cannot see, keeping sizes and shown voids.

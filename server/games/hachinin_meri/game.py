@@ -21,6 +21,7 @@ from typing import Any
 from server.games.contract import Action, Event, Game, IllegalAction, Option, View
 from server.games.hachinin_meri import worlds
 from server.games.hachinin_meri.cards import DECK, ORDERS, sort_key, suit
+from server.games.hachinin_meri.helpers import helpers as meri_helpers
 from server.games.hachinin_meri.rules import combination_value, legal_cards
 from server.games.rng import Rng
 
@@ -171,6 +172,10 @@ class HachininMeri(Game):
             "history": [list(h) for h in state["history"]],
             "previous": _copy_summary(state["previous"]),
         }
+
+    def helpers(self, view: View) -> list[dict[str, Any]]:
+        """The seat's team's points this deal, from its view (helpers.py)."""
+        return meri_helpers(view)
 
     def shuffle_unseen(self, state: dict[str, Any], seat: int | None, rng: Any) -> Any:
         """A copy with every card `seat` cannot see re-dealt where it could be, and a

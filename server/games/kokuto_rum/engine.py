@@ -27,6 +27,7 @@ from typing import Any
 
 from server.games.contract import Action, Event, Game, IllegalAction, Option, View
 from server.games.kokuto_rum import scoring, views
+from server.games.kokuto_rum.helpers import helpers as kokuto_helpers
 from server.games.kokuto_rum.state import DISCARD, DRAW, INSERT, OVER, ROTATE, State, tables
 from server.games.rng import Rng
 from server.games.shirokuro_deck import COMPOSITIONS, DEFAULT_COMPOSITION
@@ -336,6 +337,10 @@ class KokutoRum(Game):
     def view(self, state: State, seat: int | None) -> View:
         """Everything `seat` may know (see `views`)."""
         return views.view(state, seat)
+
+    def helpers(self, view: View) -> list[dict[str, Any]]:
+        """Each rotation's and gap's hand score and the knock, from the view (helpers.py)."""
+        return kokuto_helpers(view)
 
     def shuffle_unseen(self, state: State, seat: int | None, rng: Any) -> State:
         """A possible world for `seat` (see `views.shuffle_unseen`)."""

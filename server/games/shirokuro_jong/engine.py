@@ -9,6 +9,7 @@ from server.games import shirokuro_deck as deck
 from server.games.contract import Action, Event, Game, IllegalAction, Option, View
 from server.games.rng import Rng
 from server.games.shirokuro_jong import rules
+from server.games.shirokuro_jong.helpers import helpers as jong_helpers
 from server.games.shirokuro_jong.state import JongState, plain_copy, rounds_total, tables
 
 OPTIONS = (
@@ -139,6 +140,10 @@ class ShirokuroJong(Game):
             view["claim_answer"] = plain_copy(state.answers[seat])
             view["waiting_for_me"] = seat in state.pending
         return view
+
+    def helpers(self, view: View) -> list[dict[str, Any]]:
+        """Tenpai, waits and what a win would score, from the seat's view (helpers.py)."""
+        return jong_helpers(view)
 
     def shuffle_unseen(self, state: JongState, seat: int | None, rng: Any) -> JongState:
         """Re-deal the pile, the drawn card and every hand `seat` cannot see.

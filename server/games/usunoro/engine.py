@@ -20,6 +20,7 @@ from server.games import cards
 from server.games.contract import Action, Event, Game, IllegalAction, Option, View
 from server.games.rng import Rng
 from server.games.usunoro import rules, views
+from server.games.usunoro.helpers import helpers as usunoro_helpers
 from server.games.usunoro.rules import (
     DONE,
     EXCHANGE_CAP,
@@ -393,6 +394,10 @@ class Usunoro(Game):
     ) -> bool:
         """True after another seat's mark or unmark (see `views.actions_kept`)."""
         return views.actions_kept(state, seat, moves, events)
+
+    def helpers(self, view: View) -> list[dict[str, Any]]:
+        """The rank the seat is closest to four of, from its view (helpers.py)."""
+        return usunoro_helpers(view)
 
     def shuffle_unseen(self, state: State, seat: int | None, rng: Any) -> State:
         """Re-deal hidden hands among themselves; other seats' marks re-drawn (an open

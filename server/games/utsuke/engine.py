@@ -30,6 +30,7 @@ from server.games.utsuke.cards import (
     trick_winner,
 )
 from server.games.utsuke.deal import deal_with_voids
+from server.games.utsuke.helpers import helpers as utsuke_helpers
 from server.games.utsuke.scoring import judge_guesses, standings
 
 MAX_GUESS = 15
@@ -335,6 +336,10 @@ class Utsuke(Game):
             "last_round": _plain_copy(s.last_round),
             "result": _plain_copy(s.result),
         }
+
+    def helpers(self, view: View) -> list[dict[str, Any]]:
+        """The Lord's tricks so far against the seat's guess, from its view (helpers.py)."""
+        return utsuke_helpers(view)
 
     def shuffle_unseen(self, state: UtsukeState, seat: int | None, rng: Any) -> UtsukeState:
         """Re-deal the other players' hands (respecting shown voids) and redraw their
