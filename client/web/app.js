@@ -46,7 +46,7 @@ function route() {
   if (code && Number.isInteger(replay) && replay > 0) current = showReplay(code, replay);
   else if (code) current = showRoom(code, { watch: params.get("watch") === "1" });
   else if (learn) current = showFirstMatch(learn, (made) => { history.replaceState({}, "", `/?room=${made}`); route(); });
-  else current = showLobby(navigate, { host: params.get("host") });
+  else current = showLobby(navigate, { chosen: params.get("host") });
   main.focus({ preventScroll: true });
   if (!code && params.has("rooms")) document.getElementById("your-rooms")?.scrollIntoView();
 }

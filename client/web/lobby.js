@@ -20,12 +20,12 @@ function choicesFor(option, seats) {
 }
 
 /**
- * Show the lobby in the main area; `navigate(code, {watch})` opens a room. With `host`
+ * Show the lobby in the main area; `navigate(code, {watch})` opens a room. With `chosen`
  * (a game id: "Play a real match" after a first match) the create form has that game
  * chosen and comes into view. Returns the page's rerender (for a language change) and
  * teardown.
  */
-export function showLobby(navigate, { host = null } = {}) {
+export function showLobby(navigate, { chosen = null } = {}) {
   const form = {
     game: null, seats: 0, kinds: [], difficulty: "normal", public: false, sameDevice: false,
     options: {}, cover: 60, clock: { clock: "relaxed" },
@@ -243,13 +243,13 @@ export function showLobby(navigate, { host = null } = {}) {
   async function load() {
     try {
       games = (await api("GET", "/api/games")).games;
-      const first = games.find((g) => g.id === host && g.id in TABLES) || games.find((g) => g.id in TABLES);
+      const first = games.find((g) => g.id === chosen && g.id in TABLES) || games.find((g) => g.id in TABLES);
       if (first) chooseGame(first);
     } catch (err) {
       error = errorText(err);
     }
     render();
-    if (host) document.getElementById("host-title")?.scrollIntoView({ block: "start" });
+    if (chosen) document.getElementById("host-title")?.scrollIntoView({ block: "start" });
     refreshRooms();
   }
 
