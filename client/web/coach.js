@@ -2,9 +2,9 @@
 // with the game's fixed deal (server/rooms/first_match.py); this device remembers the
 // room as a lesson, and at that room's table the coach shows one line at each moment
 // that matters (your first pass, a declaration, a claim, a knock...) as a small card in
-// the dock, in place of the latest-move line. Where the player must act it asks for a
-// hint ({"t": "hint", "seat": S}), so the table marks the suggested move and the card
-// says why. "Skip" ends the coaching (the match goes on); at the end of the first round
+// the dock, in place of the latest-move line. At each decision of the player it asks for
+// a hint ({"t": "hint", "seat": S}), so the table marks the suggested move, the card says
+// why and "Play it" makes it. "Skip" ends the coaching (the match goes on); at the end of the first round
 // the card offers "Play a real match" (the lobby's create form for the game).
 //
 // Moments come from the view and the player's legal moves alone (`momentOf`), by the
@@ -114,17 +114,28 @@ export function learnLink(game) {
   }, t("learn_by_playing"));
 }
 
+// Refusals of a hint the coach asked for: the coach drops the ask, the page shows nothing.
+const HINT_REFUSALS = new Set(["hints_off", "not_your_decision", "rate_limited"]);
+
 /**
  * The coach of room `code` if this device started it as a first match, else null.
- * `send(frame)` sends on the room's socket; `redraw()` repaints the table.
- * The table's page calls `onFrame` with every frame and puts `card()` in the dock.
+ * `send(frame)` sends on the room's socket, `move(seat, action)` makes a move and
+ * `redraw()` repaints the table. The page gives `onFrame` every frame first (true: the
+ * frame was the coach's own, a refused hint, and needs nothing more) and puts `card()` in
+ * the dock.
+ *
+ * Until the first round ends, every decision of the player gets a hint (the table marks
+ * the move): the card shows why, and "Play it" makes that move. The card's line changes
+ * only at a moment.
  */
-export function createCoach(code, { send, redraw }) {
+export function createCoach(code, { send, move, redraw }) {
   const lesson = lessonOf(code);
   if (!lesson || lesson.done) return null;
   let line = null; // the moment whose line shows, or "end"
-  let why = null; // the latest hint's reason, for the moment it was asked at
-  let asked = null; // the moment a hint was asked for
+  let seat = null;
+  let decision = ""; // the player's legal moves the last hint was asked for (JSON)
+  let asks = 0; // hints asked and not yet answered
+  let hint = null; // the answer to the latest ask: {move, why}
 
   function finish() {
     lesson.done = true;
@@ -133,19 +144,25 @@ export function createCoach(code, { send, redraw }) {
     redraw();
   }
 
+  /** A hint answered or refused; only the answer to the latest ask is kept. */
+  function answered(frame) {
+    asks = Math.max(0, asks - 1);
+    hint = asks === 0 && frame.t === "hint" ? { move: frame.move, why: frame.why } : null;
+  }
+
   function onFrame(frame) {
-    if (lesson.done || line === "end") return;
-    if (frame.t === "hint") {
-      if (asked && frame.why) why = frame.why;
+    if (lesson.done || line === "end") return false;
+    if (frame.t === "hint" || (frame.t === "error" && asks && HINT_REFUSALS.has(frame.code))) {
+      answered(frame);
       redraw();
-      return;
+      return frame.t === "error";
     }
-    if (frame.t !== "view" || !frame.view || !(frame.you || []).length) return;
-    const seat = frame.you[0];
+    if (frame.t !== "view" || !frame.view || !(frame.you || []).length) return false;
+    seat = frame.you[0];
     const room = frame.room || {};
     if (room.status !== "playing" || roundOver(lesson.game, frame.view)) {
       line = "end";
-      return;
+      return false;
     }
     const legal = (frame.legal || {})[seat] || [];
     const now = momentOf(lesson.game, frame.view, legal);
@@ -153,13 +170,17 @@ export function createCoach(code, { send, redraw }) {
       lesson.seen.push(now);
       saveLesson(code, lesson);
       line = now;
-      why = null;
-      asked = null;
+    }
+    const key = JSON.stringify(legal);
+    if (key !== decision) {
+      decision = key;
+      hint = null;
       if (legal.length && room.hints) {
-        asked = now;
+        asks += 1;
         send({ t: "hint", seat });
       }
     }
+    return false;
   }
 
   function button(id, text, onclick, extra = {}) {
@@ -177,14 +198,21 @@ export function createCoach(code, { send, redraw }) {
             onclick: () => { lesson.done = true; saveLesson(code, lesson); } }, t("coach_real")),
           button("coach-keep", t("coach_keep"), finish, { class: "ghost" })));
     }
-    const reason = why && (why[lang()] || why.en);
+    const suggested = hint;
+    const reason = suggested && suggested.why && (suggested.why[lang()] || suggested.why.en);
     return el("div", { class: "coach-card", id: "coach-card", "data-moment": line, role: "status" },
       el("p", { class: "coach-line" }, el("strong", {}, t("coach_title") + " · "),
         // The first line opens with what the game is about.
         lesson.seen[0] === line ? t(`coach_${lesson.game}_intro`) + " " : "",
         t(`coach_${lesson.game}_${line}`)),
       reason ? el("p", { class: "coach-why" }, t("coach_suggest", { why: reason })) : null,
-      button("coach-skip", t("coach_skip"), finish, { class: "ghost", "aria-label": t("coach_skip_label") }));
+      el("div", { class: "coach-actions" },
+        suggested ? button("coach-play", t("coach_play"), () => {
+          hint = null;
+          move(seat, suggested.move);
+          redraw();
+        }) : null,
+        button("coach-skip", t("coach_skip"), finish, { class: "ghost", "aria-label": t("coach_skip_label") })));
   }
 
   return { onFrame, card };

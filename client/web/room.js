@@ -59,7 +59,11 @@ export function showRoom(code, { watch = false } = {}) {
   // On every paint, the table's own redraws (a tap) included, the dock's #latest-move
   // slot gets the latest line and the head row the Log button (the whole log's sheet).
   // A first match's coach (coach.js) says its line there instead, while it has one.
-  const coach = createCoach(code, { send: (frame) => socket && socket.send(frame), redraw: () => render() });
+  const coach = createCoach(code, {
+    send: (frame) => socket && socket.send(frame),
+    move: (seat, action) => socket && socket.move(seat, action),
+    redraw: () => render(),
+  });
   setLatestMove(() => {
     const said = coach && coach.card();
     if (said) return said;
@@ -90,7 +94,7 @@ export function showRoom(code, { watch = false } = {}) {
     socket = new RoomSocket(code, tokens, {
       onMessage(frame) {
         talk.onFrame(frame);
-        if (coach) coach.onFrame(frame);
+        if (coach && coach.onFrame(frame)) return;
         if (frame.t === "view") {
           page.message = frame;
           moveLog.update(frame, frame.room && frame.room.game);

@@ -1,10 +1,10 @@
 """Play a first match's deal (server/rooms/first_match.py) without a clock, and find deals.
 
 `play_first_round` runs the room core itself (no clock, no I/O) on the deal: the learner
-at seat 0 makes the move a hint suggests (server/bots/advice.py `advise`, seeded by
-`hint_seed` with the step) as soon as it has one, and CPU moves fire when due, until the first round is over. It
-records the coach's moments in the order they first came up, with the same rules as
-client/web/coach.js (`moment`), and the game time the round took.
+at seat 0 makes the move the coach's hint gives it (`hinted`: asked when its legal moves
+change, as coach.js asks) shortly after, unless a CPU move is due first, until the first
+round is over. It records the coach's moments in the order they first came up, with the
+same rules as client/web/coach.js (`momentOf`), and the game time the round took.
 
 To choose new seeds, when a change to an engine or a policy loses a deal's moments
 (tests/rooms/test_first_deals.py says which)::
@@ -37,8 +37,8 @@ CLAIMS = ("pon", "chii", "ron")
 
 
 def moment(game_id: str, view: View, legal: list[Action]) -> str | None:
-    """The coach's moment for the learner's view and legal moves now, if any (the same
-    rules as coach.js `momentOf`)."""
+    """The coach's moment for the learner's view and legal moves now, if any (coach.js
+    `momentOf`)."""
     kinds = {a["type"] for a in legal}
     if game_id == "usunoro":
         if "grab" in kinds and (view["phase"] == "race" or is_matching(view["hand"])):
@@ -80,6 +80,16 @@ def round_over(game_id: str, view: View) -> bool:
     return view["phase"] in ("round_over", "over")
 
 
+def hinted(core: RoomCore, legal: list[Action]) -> Action | None:
+    """The move a hint gives the learner now, as the room works it out (its seed from
+    the match's seed, the seat and the step: how many inputs the match has had)."""
+    if not legal:
+        return None
+    step = sum(1 for entry in core.log if entry["k"] in ("m", "x"))
+    advice = advise(core.game, core.state, LEARNER, hint_seed(core.settings.seed, LEARNER, step))
+    return advice.action if advice is not None else None
+
+
 @dataclass
 class Played:
     """A first round played: its moments in order, the learner's moves, the game time."""
@@ -105,7 +115,9 @@ def play_first_round(game_id: str, deal: FirstDeal) -> Played:
     core.start(TOKEN, wall)
     core.set_running(True, wall)
     seen: list[str] = []
-    for step in range(MAX_STEPS):
+    asked: list[Action] | None = None  # the legal moves the last hint was asked for
+    action: Action | None = None  # that hint's move
+    for _ in range(MAX_STEPS):
         view = game.view(core.state, LEARNER)
         if core.status != "playing" or round_over(game_id, view):
             return Played(seen, seq, core.now(wall), True)
@@ -113,8 +125,8 @@ def play_first_round(game_id: str, deal: FirstDeal) -> Played:
         now = moment(game_id, view, legal)
         if now is not None and now not in seen:
             seen.append(now)
-        advice = advise(game, core.state, LEARNER, hint_seed(deal.seed, LEARNER, step))
-        action = advice.action if advice is not None else None
+        if legal != asked:  # the coach asks for a hint when the learner's moves change
+            asked, action = legal, hinted(core, legal)
         due = core.next_due()
         if action is not None and (due is None or due > core.now(wall) + ANSWER_MS):
             wall += ANSWER_MS
@@ -122,6 +134,7 @@ def play_first_round(game_id: str, deal: FirstDeal) -> Played:
             if action in game.actions(core.state, LEARNER):
                 seq += 1
                 core.move(LEARNER, seq, action, wall)
+            action = None
         elif due is not None:
             wall += max(1, due - core.now(wall))
             core.fire_due(wall)
