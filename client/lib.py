@@ -92,6 +92,7 @@ class RoomSummary(TypedDict):
     open_seats: int
     cover_after_ms: int | None
     spectators: bool
+    hints: bool
 
 
 class YourRoom(TypedDict, total=False):
@@ -166,6 +167,7 @@ class Client:
         clock: Literal["relaxed", "live", "days"] = "relaxed",
         clock_preset: str | None = None,
         vacation_days: int | None = None,
+        hints: bool = True,
     ) -> Seat:
         """Create a room and hold its host seat.
 
@@ -178,7 +180,8 @@ class Client:
         otherwise). With `spectators` False, connections without a seat token are
         refused (`no_spectators`). `clock` gives every seat a clock ("live" or "days",
         with one of the game's `clock_preset`s from `games()` and, for days, the
-        `vacation_days` each seat has per match); see PROTOCOL "Seat clocks".
+        `vacation_days` each seat has per match); see PROTOCOL "Seat clocks". With
+        `hints` False, seats may not ask for hints (`hints_off`) and see no helpers.
         """
         body: dict[str, Any] = {"game": game, "difficulty": difficulty, "public": public}
         if seats is not None:
@@ -200,6 +203,8 @@ class Client:
             body["clock_preset"] = clock_preset
         if vacation_days is not None:
             body["vacation_days"] = vacation_days
+        if hints is not True:
+            body["hints"] = hints
         answer = await self._call("POST", "/api/rooms", body)
         return Seat(answer["code"], answer["seat"], answer["token"])
 
@@ -265,6 +270,11 @@ class Client:
         """The host has a CPU play a human seat now, during a match, until its human
         moves or takes it back (`not_started` / `match_over` outside a match)."""
         return await self._summary(code, f"seats/{seat}/cpu", {"token": host_token})
+
+    async def set_hints(self, code: str, host_token: str, on: bool) -> RoomSummary:
+        """The host turns hints on or off, in the waiting room only (`already_started`
+        after the first match started, `not_host` for another seat's token)."""
+        return await self._summary(code, "hints", {"token": host_token, "hints": on})
 
     async def your_rooms(self, held: list[Seat]) -> list[YourRoom]:
         """Each held seat's room in one call, in the order given (at most 20 seats)."""

@@ -31,6 +31,7 @@ def new_room(
     spectators: bool,
     seed: int | None,
     clock: dict[str, Any] | None = None,
+    hints: bool = True,
 ) -> tuple[RoomSettings, list[Seat], int]:
     """The settings, seats and host seat of a new room of `game` (see
     `RoomManager.create_room`); the host's seat holds `token`."""
@@ -66,6 +67,7 @@ def new_room(
         # A live or days clock replaces the CPU cover of away players.
         cover_after_ms=cover_after_ms if clock is None else None,
         spectators=bool(spectators),
+        hints=bool(hints),
         clock=clock,
     )
     return settings, seat_list, host

@@ -152,6 +152,7 @@ class RoomManager:
         spectators: bool = True,
         seed: int | None = None,
         clock: dict[str, Any] | None = None,
+        hints: bool = True,
     ) -> tuple[str, int, str]:
         """Create a room in the lobby; returns (code, host seat, host token).
 
@@ -162,7 +163,8 @@ class RoomManager:
         `spectators` False refuses connections without a seat token (no_spectators).
         `seed` fixes the deal (tests); by default it is random. `clock` is the seat
         clocks' rules (`timebank.ClockRules.dump`; None: relaxed); a clock replaces the
-        CPU cover of away players.
+        CPU cover of away players. `hints` lets seats ask for the Hard CPU's move and
+        see helpers (the host may change it in the waiting room: `set_hints`).
         """
         if self.live.closed:
             raise RoomError("server_shutdown", "this server is stopping; create the room again")
@@ -181,6 +183,7 @@ class RoomManager:
             spectators=spectators,
             seed=seed,
             clock=clock,
+            hints=hints,
         )
         for _ in range(20):
             code = new_code()
@@ -226,6 +229,10 @@ class RoomManager:
     async def hand_to_cpu(self, code: str, host_token: str, seat: int) -> None:
         """The host has a CPU play a human seat at once (until its human moves again)."""
         await self._call(code, "hand_to_cpu", hash_token(host_token), seat)
+
+    async def set_hints(self, code: str, host_token: str, on: bool) -> None:
+        """The host turns hints on or off (in the waiting room only)."""
+        await self._call(code, "set_hints", hash_token(host_token), bool(on))
 
     async def start_match(self, code: str, token: str) -> None:
         """Start the match (host only): every still-open seat becomes a CPU."""

@@ -74,6 +74,8 @@ _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "react": {"reaction": str},
     "mute": {"muted": bool},
     "deal_text": {"allowed": bool},
+    # The Hard CPU's move for a held seat (server/rooms/actor/hints.py), this client only.
+    "hint": {"seat": int},
 }
 # Frames that count against a connection's table-talk rate as well as its frame rate.
 TALK_FRAMES = frozenset({"chat", "react"})
@@ -114,6 +116,8 @@ def parse(data: bytes | str, max_frame: int) -> dict[str, Any]:
             raise FrameError(BAD_FRAME, f"move: seat must be from 0 to {MAX_SEAT}")
         if not nested_at_most(frame["action"], MAX_ACTION_DEPTH):
             raise FrameError(BAD_FRAME, f"move: action nests more than {MAX_ACTION_DEPTH} deep")
+    if kind == "hint" and not 0 <= frame["seat"] <= MAX_SEAT:
+        raise FrameError(BAD_FRAME, f"hint: seat must be from 0 to {MAX_SEAT}")
     if kind == "shown" and "version" in frame:
         version = frame["version"]
         if type(version) is not int or version < 0:

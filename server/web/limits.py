@@ -20,6 +20,10 @@ class Limits:
     # Chat messages and reactions: 20 at once, then one a second.
     talk_per_second: float = 1.0
     talk_burst: int = 20
+    # Hints (each runs the Hard CPU, up to a few hundred ms of the room's process): 3 at
+    # once, then one every 3 seconds.
+    hint_per_second: float = 1 / 3
+    hint_burst: int = 3
     # Seat holders' connections and spectators' are capped apart, so spectators (who
     # need only the room code) can never keep a player out.
     connections_per_room: int = 32

@@ -90,6 +90,7 @@ async def create_room(request: Request) -> Response:
         cover_after_ms=cover_after_ms(data),
         spectators=field(data, "spectators", bool, True),
         clock=clock_rules(data, game_id),
+        hints=field(data, "hints", bool, True),
     )
     return JSONResponse({"code": code, "seat": seat, "token": token}, 201)
 
@@ -155,6 +156,19 @@ async def start_match(request: Request) -> Response:
     return JSONResponse(await manager.room_summary(code))
 
 
+async def set_hints(request: Request) -> Response:
+    """The host turns hints on or off in the waiting room (host token); the summary.
+
+    Refused with not_host (403) for another token and already_started (409) once the
+    first match has started.
+    """
+    data = await body(request)
+    code = normalize_code(request.path_params["code"])
+    manager = request.app.state.services.manager
+    await manager.set_hints(code, field(data, "token", str), field(data, "hints", bool))
+    return JSONResponse(await manager.room_summary(code))
+
+
 # The highest seat number any game has (a room's own seat count may be lower).
 MAX_SEAT = max(game.max_seats for game in registry.games().values()) - 1
 
@@ -206,6 +220,10 @@ SCHEMAS: dict[str, Schema] = {
                 "type": "boolean",
                 "description": "whether connections without a seat token may watch",
             },
+            "hints": {
+                "type": "boolean",
+                "description": "whether seats may ask for hints and see helpers",
+            },
             "clock": ref("ClockRules"),
         },
     },
@@ -256,6 +274,10 @@ SCHEMAS: dict[str, Schema] = {
             "name": {"type": "string"},
             "host_name": {"type": "string"},
             "spectators": {"type": "boolean", "description": "default true: anyone may watch"},
+            "hints": {
+                "type": "boolean",
+                "description": "default true: seats may ask for hints and see helpers",
+            },
             "cover_after_s": {
                 "oneOf": [
                     {"type": "integer", "minimum": 1, "maximum": COVER_MAX_S},
@@ -288,6 +310,14 @@ SCHEMAS: dict[str, Schema] = {
                 "description": "default: the lowest open seat",
             },
             "name": {"type": "string"},
+        },
+    },
+    "SetHints": {
+        "type": "object",
+        "required": ["token", "hints"],
+        "properties": {
+            "token": {"type": "string", "description": "the host seat's token"},
+            "hints": {"type": "boolean", "description": "hints on (true) or off"},
         },
     },
     "HostToken": {
@@ -405,6 +435,29 @@ routes = [
                     "404": error_answer("room_not_found"),
                     "409": error_answer("already_started"),
                     **COMMON_ERRORS,
+                },
+            }
+        },
+        SCHEMAS,
+    ),
+    Described(
+        "/api/rooms/{code}/hints",
+        translated(set_hints),
+        {
+            "post": {
+                "operationId": "setHints",
+                "summary": "Turn hints on or off in the waiting room (host token)",
+                "parameters": [CODE_PARAMETER],
+                "requestBody": json_body(
+                    ref("SetHints"), {"token": EXAMPLE_TOKEN, "hints": False}, required=True
+                ),
+                "responses": {
+                    "200": json_answer("the summary", ref("RoomSummary")),
+                    "403": error_answer("bad_token or not_host"),
+                    "404": error_answer("room_not_found"),
+                    "409": error_answer("already_started"),
+                    **COMMON_ERRORS,
+                    "400": error_answer("bad_request"),
                 },
             }
         },

@@ -318,6 +318,7 @@ class FrameReader:
         now = time.monotonic()
         self.bucket = TokenBucket(self.limits.frames_per_second, self.limits.frame_burst, now)
         self.talk_bucket = TokenBucket(self.limits.talk_per_second, self.limits.talk_burst, now)
+        self.hint_bucket = TokenBucket(self.limits.hint_per_second, self.limits.hint_burst, now)
         # Frames read directly whose answers are not sent yet, oldest first: (frame or
         # None if unparsable, started, the room's answer to come or None, refusal).
         self.waiting: list[
@@ -426,6 +427,8 @@ class FrameReader:
         self._spend_frame(now)
         if frame["t"] in frames.TALK_FRAMES and not self.talk_bucket.take(now):
             raise FrameError(frames.RATE_LIMITED, "too many chat messages; slow down")
+        if frame["t"] == "hint" and not self.hint_bucket.take(now):
+            raise FrameError(frames.RATE_LIMITED, "too many hints; wait a few seconds")
 
     def _spend_frame(self, now: float) -> None:
         """Take one frame's token from the connection's rate, or raise RATE_LIMITED."""
@@ -444,6 +447,8 @@ class FrameReader:
             return attachment.resume()
         if kind == "vacation":
             return attachment.vacation(frame["seat"], frame["on"])
+        if kind == "hint":
+            return attachment.hint(frame["seat"])
         if kind in TALK_KINDS:
             return attachment.talk(frame)
         if kind == "shown":
@@ -472,6 +477,8 @@ class FrameReader:
                 self.outbox.push(frames.encode(reply))
         elif kind == "ping":
             self.outbox.push(frames.encode({"t": "pong"}))
+        elif kind == "hint":
+            self.outbox.push(frames.encode(result))
 
     def refuse(
         self, exc: FrameError | RoomError | StoreError, frame: dict[str, Any] | None

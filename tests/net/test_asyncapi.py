@@ -66,8 +66,19 @@ def test_the_document_is_asyncapi_3_and_every_message_has_a_payload() -> None:
         "react",
         "mute",
         "deal_text",
+        "hint",
     }
-    assert received == {"welcome", "view", "ack", "error", "pong", "closed", "chat", "react"}
+    assert received == {
+        "welcome",
+        "view",
+        "ack",
+        "error",
+        "pong",
+        "closed",
+        "chat",
+        "react",
+        "hint",
+    }
     for name in sent | received:
         payload_validator(name).is_valid({"t": name})  # every $ref resolves
 
@@ -104,6 +115,7 @@ async def test_every_frame_of_a_real_match_matches_the_description(client: Clien
         {"t": "chat", "text": "good luck <3"},
         {"t": "react", "reaction": "gg"},
         {"t": "mute", "spectators": True, "muted": True},
+        {"t": "hint", "seat": 0},
     ]
     for frame in talk:
         check(frame)
@@ -114,7 +126,7 @@ async def test_every_frame_of_a_real_match_matches_the_description(client: Clien
         await play_all(a, b)
     frames = [codec.unpack(raw) for conn in (a, b, spectator) for raw in conn.raw or []]
     kinds = {frame["t"] for frame in frames}
-    assert {"welcome", "view", "pong", "chat", "react"} <= kinds
+    assert {"welcome", "view", "pong", "chat", "react", "hint"} <= kinds
     assert any(f["t"] == "view" and "outcome" in f for f in frames)
     for frame in frames:
         check(frame)

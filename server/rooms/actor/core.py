@@ -140,6 +140,8 @@ class RoomCore:
         self.banks: TimeBanks | None = None
         # The public events of the last move or timer ("Your rooms" says it in words).
         self.last_events: list[Event] = []
+        # Hints each seat asked for this match (public; shown at each round's end).
+        self.hints_used: list[int] = [0] * len(seats)
 
     # -- game time --------------------------------------------------------------------
     def now(self, wall: float) -> int:
@@ -241,6 +243,7 @@ class RoomCore:
         except IllegalAction as exc:  # e.g. an option naming a seat that became a CPU
             raise RoomError("bad_option", exc.message) from None
         self.status = "playing"
+        self.hints_used = [0] * n
         if self.clock_rules is not None:  # every match starts with full banks
             self.banks = TimeBanks(self.clock_rules, n)
         seats = [{"kind": s.kind, "name": s.name} for s in self.seats]
@@ -420,6 +423,15 @@ class RoomCore:
             return Pending(None, None, legal)
         return Pending(decision.action, t + max(0, int(decision.delay_ms)), legal)
 
+    def step(self) -> int:
+        """How many inputs (moves and timer firings) this match has had: the length of
+        its match file's inputs so far (the hint seed's `version`, advice.hint_seed)."""
+        return self.log_lengths[-1] - 1 if self.log_lengths else 0
+
+    def seed_of_match(self) -> int:
+        """The seed this match was dealt with (its match file's seed)."""
+        return match_seed(self.settings.seed, self.match, self.settings.series_key)
+
     def summary(self) -> dict[str, Any]:
         """Public facts: game, name, status, match number, seats, host; nothing secret."""
         seats = [s.dump() for s in self.seats]
@@ -448,5 +460,6 @@ def summary_of(
         "open_seats": sum(1 for s in seats if s["kind"] == "open"),
         "cover_after_ms": settings.get("cover_after_ms"),
         "spectators": settings.get("spectators", True),
+        "hints": settings.get("hints", True),
         "clock": settings.get("clock"),
     }

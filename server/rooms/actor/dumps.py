@@ -54,6 +54,7 @@ def dump_moving(core: RoomCore, wall: float, *, packing: bool = False) -> dict[s
         "talk": core.talk.dump(),
         "banks": None if core.banks is None else core.banks.dump(),
         "last_events": core.last_events,
+        "hints_used": list(core.hints_used),
     }
 
 
@@ -75,6 +76,8 @@ def load(data: dict[str, Any], version: int, game: Game, policy: Policy) -> Room
     core.log_lengths = list(data.get("log_lengths", ()))  # untracked before history
     core.talk = TalkRules.load(data.get("talk"), core.seats)
     core.last_events = list(data.get("last_events") or ())
+    # Absent in saves from before hints.
+    core.hints_used = list(data.get("hints_used") or [0] * len(core.seats))
     banks = data.get("banks")  # absent in saves from before seat clocks
     if banks is not None and core.clock_rules is not None:
         core.banks = TimeBanks.load(core.clock_rules, banks)

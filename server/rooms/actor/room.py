@@ -1,7 +1,7 @@
 """The room actor: one per live room, handling its inputs a batch at a time.
 
-Inputs (joins, attachments, moves, "shown" reports, visibility, pause, table talk, timer
-ticks) go through the room's queue in arrival order. After an input that changed the
+Inputs (joins, attachments, moves, "shown" reports, visibility, pause, table talk, hints,
+timer ticks) go through the room's queue in arrival order. After an input that changed the
 room, the actor bumps the version, saves (awaiting the store), and only then calls each
 attachment's listener with its fresh view. A save made only by moves and due timers is
 a journal record (journal.py), every other one the whole room. Moves and "shown" reports
@@ -11,8 +11,8 @@ one view each.
 The actor is the room's state (`RoomState`, state.py) and the order of things; each job
 is a part it holds: the table's inputs (play.py), seat administration (seat_admin.py),
 attachments and presence (clients.py), saving (saving.py), publishing views
-(publishing.py), whose move it is and the seat clocks (turns.py), and its wake-up timer
-(alarm.py).
+(publishing.py), whose move it is and the seat clocks (turns.py), hints (hints.py), and
+its wake-up timer (alarm.py).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from server.rooms.actor import journal
 from server.rooms.actor.alarm import Alarm
 from server.rooms.actor.clients import Clients
 from server.rooms.actor.core import RoomCore, RoomSettings, summary_of
+from server.rooms.actor.hints import Hints
 from server.rooms.actor.play import Play
 from server.rooms.actor.publishing import Publisher
 from server.rooms.actor.saving import Saver, Saving
@@ -65,6 +66,7 @@ class Room(RoomState):
         self.publisher = Publisher(self)
         self.turns = Turns(self)
         self.alarm = Alarm(self, self.turns)
+        self.hints = Hints(self)
         # The other inputs, by kind ("move" and "tick" are handled in `_apply` itself).
         admin, clients = self.seat_admin, self.clients
         self._inputs: dict[str, Callable[..., Any]] = {
@@ -75,6 +77,8 @@ class Room(RoomState):
             "pause": self.play.pause,
             "vacation": self.turns.vacation,
             "talk": self.play.talk,
+            "hint": self.hints.ask,
+            "set_hints": self.hints.set,
             "take_seat": admin.take_seat,
             "start": admin.start,
             "leave": admin.leave,

@@ -185,6 +185,12 @@ class Attachment:
         """Resume; the clock restarts once the board is shown again."""
         return self.room.call("pause", self, False)
 
+    def hint(self, seat: Any) -> asyncio.Future[dict[str, Any]]:
+        """The Hard CPU's move for one of this attachment's seats, for it alone:
+        {"t": "hint", "seat", "move", "why"}. Raises RoomError (not_your_seat,
+        hints_off, not_your_decision); see hints.py."""
+        return self.room.call("hint", self, seat)
+
     def vacation(self, seat: int, on: bool) -> asyncio.Future[None]:
         """Start or end a held seat's vacation (days clocks: its clock stops)."""
         return self.room.call("vacation", self, seat, on)

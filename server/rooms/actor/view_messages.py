@@ -2,9 +2,10 @@
 see of the room, its seats and the game, built once per set of held seats.
 
 A message is {"t": "view", "version", "room", "seats", "you", "view", "views" (two
-seats only), "legal", "seqs", "events", "outcome" (at the end)}; the room adds "ack" to
-the one a move of that attachment caused. Every message of one publish shares the same
-`room`, `seats` and `events` objects (the websocket encoder packs them once).
+seats only), "legal", "helpers" (hints on), "seqs", "events", "outcome" (at the end)};
+the room adds "ack" to the one a move of that attachment caused. Every message of one
+publish shares the same `room`, `seats` and `events` objects (the websocket encoder
+packs them once).
 
 A client that asked for patches, holds at most one seat and was sent the previous
 publish may get "patch" instead of "view": the fields of its view that changed, when
@@ -21,14 +22,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from server.games.contract import Game
 from server.rooms.actor.core import RoomCore
 from server.rooms.seats import talk
 
 
 def room_facts(code: str, core: RoomCore, now: float, clock_t: float = 0.0) -> dict[str, Any]:
     """The room's public facts every view message carries (`clock_t`: the time the
-    seat clocks count, see turns.py; a room without a clock leaves "clock" out, which
-    keeps the frames of most rooms as small as they were)."""
+    seat clocks count, see turns.py; a room without a clock leaves "clock" out, and one
+    where nobody asked for a hint "hints_used", which keeps most frames as small as they
+    were)."""
     facts: dict[str, Any] = {
         "code": code,
         "game": core.settings.game_id,
@@ -40,7 +43,10 @@ def room_facts(code: str, core: RoomCore, now: float, clock_t: float = 0.0) -> d
         "host": core.settings.host,
         "cover_after_ms": core.settings.cover_after_ms,
         "talk": talk.public(core.settings.game_id, core.status, core.talk, core.seats),
+        "hints": core.settings.hints,
     }
+    if any(core.hints_used):  # left out until a seat asks (most frames stay as small)
+        facts["hints_used"] = list(core.hints_used)
     if core.clock_rules is not None:
         facts["clock"] = clock_facts(core, clock_t)
     return facts
@@ -119,6 +125,9 @@ def message_for(
     client may move for to its legal actions; "seqs" each held seat's last accepted
     move number (a fresh client continues from it). "outcome" appears once the match
     ends. With `seats` None (a patch, seats unchanged) the message has no "seats".
+    "helpers" maps each held seat to the engine's helper lines for its view
+    (`Game.helpers`), while a match is played in a room with hints on, for a game that
+    has any.
     """
     game, state, seqs = core.game, core.state, core.seqs
     message: dict[str, Any] = {
@@ -149,6 +158,8 @@ def message_for(
                 del message["legal"]  # unchanged: the client keeps the last ones
             else:
                 message["legal"] = {seat: game.actions(state, seat)}
+            if core.settings.hints and gives_helpers(game):
+                message["helpers"] = helpers(core, held, views, field)
             return message
     else:
         message[field] = views[held[0] if held else None]
@@ -156,6 +167,21 @@ def message_for(
             message["views"] = {s: views[s] for s in held}
         if core.status == "playing":
             message["legal"] = {s: game.actions(state, s) for s in held}
+            if held and core.settings.hints and gives_helpers(game):
+                message["helpers"] = helpers(core, held, views, field)
             return message
     message["outcome"] = game.outcome(state)
     return message
+
+
+def gives_helpers(game: Game) -> bool:
+    """Whether the engine has helper lines (overrides `Game.helpers`, whose are none)."""
+    return type(game).helpers is not Game.helpers
+
+
+def helpers(
+    core: RoomCore, held: tuple[int, ...], views: dict[int | None, Any], field: str
+) -> dict[int, list[dict[str, Any]]]:
+    """Each held seat's helper lines, from its whole view (asked again for a patch)."""
+    game, state = core.game, core.state
+    return {s: game.helpers(views[s] if field == "view" else game.view(state, s)) for s in held}

@@ -96,6 +96,11 @@ class RemoteAttachment:
         """Resume the game clock."""
         await self.asker.link_call(self, "pause", [False])
 
+    async def hint(self, seat: int) -> dict[str, Any]:
+        """The Hard CPU's move for a held seat, as `Attachment.hint`."""
+        result: dict[str, Any] = await self.asker.link_call(self, "hint", [seat])
+        return result
+
     async def vacation(self, seat: int, on: bool) -> None:
         """Start or end a held seat's vacation."""
         await self.asker.link_call(self, "vacation", [seat, on])

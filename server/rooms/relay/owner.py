@@ -32,7 +32,7 @@ from server.store.store import StoreError
 
 # What an asker may have an owner's room do for it outside a link.
 ROOM_CALLS = frozenset(
-    {"take_seat", "start", "leave", "take_back", "rename", "reissue", "hand_to_cpu"}
+    {"take_seat", "start", "leave", "take_back", "rename", "reissue", "hand_to_cpu", "set_hints"}
 )
 # What the owner did with a room an asker may take: stopped it for that asker now
 # ("given"), found it already stopping ("gone"), or kept it (None: serve a link).
@@ -105,6 +105,7 @@ class Owner:
             "move": self._on_link_call,
             "pause": self._on_link_call,
             "vacation": self._on_link_call,
+            "hint": self._on_link_call,
             "talk": self._on_link_call,
             "shown": self._on_link_post,
             "visible": self._on_link_post,
@@ -248,6 +249,8 @@ class Owner:
             work = served.att.talk(message["a"][0])
         elif message["k"] == "vacation":
             work = served.att.vacation(message["a"][0], message["a"][1])
+        elif message["k"] == "hint":
+            work = served.att.hint(message["a"][0])
         else:
             work = served.att.pause() if message["a"][0] else served.att.resume()
         self._spawn(self._serve_link_call(served, message["r"], work))

@@ -134,7 +134,8 @@ class Seat(Watched):
 @dataclass
 class RoomSettings(Watched):
     """What the host chose; fixed for the room's life (but for `host`, which passes to
-    another human when the host leaves)."""
+    another human when the host leaves, and `hints`, which the host may change in the
+    waiting room)."""
 
     game_id: str
     options: dict[str, Any]
@@ -145,6 +146,7 @@ class RoomSettings(Watched):
     difficulty: str = "normal"
     cover_after_ms: int | None = None
     spectators: bool = True  # whether connections without a seat token may watch
+    hints: bool = True  # whether seats may ask for hints (the Hard CPU's move) and see helpers
     # The seat clocks (`timebank.ClockRules.dump`); None: relaxed, no clock.
     clock: dict[str, Any] | None = None
     # Secret salt of later matches' seeds and of every match's CPU streams (see
