@@ -133,8 +133,8 @@ def frame_rate(text: str) -> tuple[float, int]:
 
 
 def redis_url(text: str) -> str:
-    """A Redis address: redis://, rediss://, unix:// or redis+sentinel://
-    (server/store/topology.py; "" keeps rooms in memory).
+    """A Redis address: redis://, rediss://, unix://, redis+sentinel:// or
+    redis+cluster:// (server/store/topology.py; "" keeps rooms in memory).
 
     >>> redis_url("redis://127.0.0.1:6379/0")
     'redis://127.0.0.1:6379/0'
@@ -208,7 +208,8 @@ SERVE: tuple[Setting, ...] = (
         redis_url,
         "keep rooms in this Redis, e.g. redis://127.0.0.1:6379/0; a primary found by "
         "Sentinel: redis+sentinel://HOST:PORT[,HOST:PORT...]/SERVICE/DB (failovers "
-        "followed)",
+        "followed); a Redis Cluster: redis+cluster://HOST:PORT[,HOST:PORT...]/ (any "
+        "nodes, as seeds; rooms spread over its shards)",
         unset="unset: in process memory, rooms end with the process",
     ),
     Setting(

@@ -105,6 +105,21 @@ def sentinel_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         setup.stop()
 
 
+@pytest.fixture(scope="session")
+def cluster_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A redis+cluster:// address: three primaries with a replica each, started on first
+    use and shared by the session (tests/ha/topologies.py). Nothing may stop its nodes:
+    the drills that do start a cluster of their own."""
+    from tests.ha.topologies import ClusterSetup
+
+    setup = ClusterSetup(tmp_path_factory.mktemp("cluster"))
+    try:
+        setup.start()
+        yield setup.url
+    finally:
+        setup.stop()
+
+
 class RedisProcess:
     """A `redis-server` of one test's own, stopped and started again on the same port
     (to play a Redis outage); `url` stays valid across restarts."""

@@ -72,7 +72,7 @@ class Bus:
         raise NotImplementedError
 
 
-def _done(value: int) -> asyncio.Future[int]:
+def settled(value: int) -> asyncio.Future[int]:
     future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
     future.set_result(value)
     return future
@@ -92,10 +92,10 @@ class MemoryBus(Bus):
     def publish(self, channel: str, data: bytes) -> asyncio.Future[int]:
         receiver = None if self._closed else self._receivers.get(channel)
         if receiver is None:
-            return _done(0)
+            return settled(0)
         # Later, as over a network: a receiver never runs inside its publisher's call.
         asyncio.get_running_loop().call_soon(self._deliver, channel, receiver, bytes(data))
-        return _done(1)
+        return settled(1)
 
     def _deliver(self, channel: str, receiver: Receiver, data: bytes) -> None:
         if self._receivers.get(channel) is receiver:
@@ -152,7 +152,7 @@ class RedisBus(Bus):
     # -- publishing ------------------------------------------------------------------
     def publish(self, channel: str, data: bytes) -> asyncio.Future[int]:
         if self._closed:
-            return _done(0)
+            return settled(0)
         loop = asyncio.get_running_loop()
         future: asyncio.Future[int] = loop.create_future()
         self._queue.append((self.prefix + channel, data, future))

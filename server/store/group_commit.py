@@ -65,7 +65,16 @@ def redis_key(prefix: str, kind: str, code: str) -> str:
 Pending = tuple[str, int, bytes, str, list[bytes], "asyncio.Future[None]"]
 
 
-def _fail(batch: list[Pending], exc: BaseException) -> None:
+def save_command(prefix: str, ttl_ms: int, pending: Pending, sha: str = "") -> Command:
+    """The command that makes one save: EVALSHA of the script `sha` names, or without
+    `sha` EVAL of SAVE_SCRIPT itself (a node that may not have it cached)."""
+    code, version, blob, kind, entries, _ = pending
+    script: tuple[str, str] = ("EVALSHA", sha) if sha else ("EVAL", SAVE_SCRIPT)
+    room, log = redis_key(prefix, "room", code), redis_key(prefix, "log", code)
+    return (*script, 2, room, log, version, blob, ttl_ms, kind, *entries)
+
+
+def fail_saves(batch: list[Pending], exc: BaseException) -> None:
     """Every save of `batch` fails with the store's own error."""
     if isinstance(exc, RedisError | OSError | hiredis.ReplyError):
         exc = StoreError(f"Redis: {exc}")
@@ -74,8 +83,16 @@ def _fail(batch: list[Pending], exc: BaseException) -> None:
             future.set_exception(exc)
 
 
-def _settle(batch: list[Pending], results: list[Any]) -> None:
-    """Each save's answer: done, refused by its version (StaleVersion), or failed."""
+# Given a save Redis Cluster sent elsewhere (MOVED, ASK, ...) and the error: True when it
+# takes the save over (cluster.py sends it where it belongs).
+Redirect = Callable[[Pending, Exception], bool]
+
+
+def settle_saves(
+    batch: list[Pending], results: list[Any], redirect: Redirect | None = None
+) -> None:
+    """Each save's answer: done, refused by its version (StaleVersion), or failed (or, with
+    `redirect`, sent on when Redis Cluster says the room's slot is elsewhere)."""
     # Plain indexing: zip(strict=True) and starred targets are generic calls and a list
     # per save in compiled code, at every move.
     if len(results) != len(batch):
@@ -85,6 +102,8 @@ def _settle(batch: list[Pending], results: list[Any]) -> None:
         if future.done():
             continue
         if isinstance(result, Exception):
+            if redirect is not None and redirect(pending, result):
+                continue
             future.set_exception(StoreError(f"Redis: {result}"))
         elif result != 1:
             future.set_exception(StaleVersion(pending[0]))
@@ -92,7 +111,7 @@ def _settle(batch: list[Pending], results: list[Any]) -> None:
             future.set_result(None)
 
 
-def _results(replies: list[Any], wrapped: bool, waits: int) -> list[Any]:
+def batch_results(replies: list[Any], wrapped: bool, waits: int) -> list[Any]:
     """The save scripts' replies in one batch's replies (EXEC's list when wrapped); raises
     the error EXEC answered instead (e.g. a command was malformed). After a WAIT for
     `waits` replicas that fewer acknowledged, each save done is a failure instead."""
@@ -121,7 +140,9 @@ class GroupCommit:
     """The save path of the Redis store: `save` joins the next batch.
 
     `script_sha` names SAVE_SCRIPT in Redis's script cache; `load_script` loads it
-    again when Redis has lost its cache (a restart).
+    again when Redis has lost its cache (a restart). Under Redis Cluster (cluster.py)
+    there is one per primary: `redirect` takes the saves the node says belong elsewhere,
+    and `on_error()` hears of a batch lost to the connection (the node may be gone).
     """
 
     def __init__(
@@ -135,8 +156,12 @@ class GroupCommit:
         load_script: Callable[[], Awaitable[Any]],
         wait_replicas: int = 0,
         wait_timeout_ms: int = 1000,
+        redirect: Redirect | None = None,
+        on_error: Callable[[], None] | None = None,
     ) -> None:
         self.prefix = prefix
+        self.redirect = redirect
+        self.on_error = on_error
         self.idle_ttl_ms = idle_ttl_ms
         self.transaction = transaction
         self.script_sha = script_sha
@@ -164,11 +189,15 @@ class GroupCommit:
             loop = self._loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
         entries = [codec.pack(e) for e in log or ()]
-        self._batch.append((code, version, blob, "d" if delta else "", entries, future))
+        self.add((code, version, blob, "d" if delta else "", entries, future), loop)
+        return future
+
+    def add(self, pending: Pending, loop: asyncio.AbstractEventLoop) -> None:
+        """Queue a save already made (`save`'s, or one sent here from another node)."""
+        self._batch.append(pending)
         if not self._busy:
             self._busy = True
             loop.call_soon(self._send_batch)  # the saves of this loop iteration join it
-        return future
 
     async def aclose(self) -> None:
         """Wait for the saves in flight, then close the connection."""
@@ -209,9 +238,11 @@ class GroupCommit:
         try:
             if isinstance(replies, Exception):
                 raise replies
-            results = _results(replies, wrapped, self.wait_replicas)
+            results = batch_results(replies, wrapped, self.wait_replicas)
         except Exception as exc:
-            _fail(batch, exc)
+            fail_saves(batch, exc)
+            if self.on_error is not None:
+                self.on_error()
         else:
             if _readonly(results):
                 self.connection.drop()
@@ -219,27 +250,13 @@ class GroupCommit:
                 # Redis lost its script cache (a restart): load it and send the batch again.
                 self._then_send(self._reload_and_flush(batch))
                 return
-            _settle(batch, results)
+            settle_saves(batch, results, self.redirect)
         self._send_batch()
 
     def _commands(self, batch: list[Pending]) -> tuple[list[Command], bool]:
         """The batch's commands, and whether they are wrapped in MULTI/EXEC."""
         ttl, sha, prefix = self.idle_ttl_ms, self.script_sha, self.prefix
-        commands: list[Command] = [
-            (
-                "EVALSHA",
-                sha,
-                2,
-                redis_key(prefix, "room", code),
-                redis_key(prefix, "log", code),
-                version,
-                blob,
-                ttl,
-                kind,
-                *entries,
-            )
-            for code, version, blob, kind, entries, _ in batch
-        ]
+        commands: list[Command] = [save_command(prefix, ttl, p, sha) for p in batch]
         # One room's save is one script, atomic by itself: MULTI/EXEC would only add two
         # commands and two replies to the round trip.
         wrapped = self.transaction and len(commands) > 1
@@ -255,21 +272,25 @@ class GroupCommit:
         """Send one batch awaiting its replies (opening the connection if need be)."""
         commands, wrapped = self._commands(batch)
         try:
-            results = _results(await self.connection.execute(commands), wrapped, self.wait_replicas)
+            results = batch_results(
+                await self.connection.execute(commands), wrapped, self.wait_replicas
+            )
         except Exception as exc:
-            _fail(batch, exc)
+            fail_saves(batch, exc)
+            if self.on_error is not None:
+                self.on_error()
             return
         if _readonly(results):
             self.connection.drop()
         if retry and any(_no_script(r) for r in results):
             await self._reload_and_flush(batch)
             return
-        _settle(batch, results)
+        settle_saves(batch, results, self.redirect)
 
     async def _reload_and_flush(self, batch: list[Pending]) -> None:
         try:
             await self.load_script()
         except Exception as exc:  # every caller must hear of it, or it waits forever
-            _fail(batch, exc)
+            fail_saves(batch, exc)
             return
         await self._flush(batch, retry=False)

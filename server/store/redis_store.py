@@ -14,13 +14,22 @@ named the keys without braces (`room:CODE`): on one server or under Sentinel, a 
 found only under those names takes the new ones when it is first loaded (`_ADOPT`), so
 rooms saved before an upgrade play on after it.
 
-The address (topology.py) is one Redis, or a primary found through Sentinel (followed
-across failovers). `durability="replica"` acknowledges a save only
-once a replica has it (group_commit.py: one WAIT per batch).
+The address (topology.py) is one Redis, a primary found through Sentinel (followed
+across failovers), or a Redis Cluster. `durability="replica"` acknowledges a save only
+once a replica has it (group_commit.py: one WAIT per batch; per shard on a cluster).
 
 A save is one Lua script, atomic on its own; the saves of many rooms go to Redis
-together over a lean connection of their own (group_commit.py, resp.py). Everything
-else goes through redis-py.
+together over a lean connection of their own (group_commit.py, resp.py), one per
+primary on a cluster (cluster.py). Everything else goes through redis-py (its
+RedisCluster on a cluster, which follows MOVED and ASK itself).
+
+On a cluster every key of a room is on its room's shard. The public list (`public`) and
+the Web Push key (`vapid`) are one key each, on whichever shard their name hashes to:
+the list is one small hash read whole (one round trip, where scanning every primary
+would be one per shard and a listing per shard to keep), and the rooms it names are
+checked where they live (a pipeline per shard). Leases are renewed per slot (a script
+may only touch keys of one slot there), in one pipeline per shard. Keys under the old
+names are not looked for: no release before the hash tags ran on a cluster.
 """
 
 from __future__ import annotations
@@ -31,12 +40,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import RedisError
+from redis.exceptions import RedisClusterException, RedisError
 
 from server.store import codec, topology
+from server.store.cluster import ShardedSaves, slot_of
 from server.store.group_commit import SAVE_SCRIPT, GroupCommit, redis_key
 from server.store.resp import CONNECT_TIMEOUT_S, RespConnection
 from server.store.store import (
@@ -119,7 +130,7 @@ def _outage_is_store_error(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, 
     async def run(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
             return await method(*args, **kwargs)
-        except (RedisError, OSError) as exc:
+        except (RedisError, RedisClusterException, OSError) as exc:
             raise StoreError(f"Redis: {exc}") from exc
 
     return run
@@ -127,7 +138,8 @@ def _outage_is_store_error(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, 
 
 class RedisStore(Store):
     """Rooms in Redis. `url` as topology.py reads it (redis://127.0.0.1:6379/0, or
-    redis+sentinel://...); `prefix` separates tenants/tests.
+    redis+sentinel://..., redis+cluster://...); `prefix` separates tenants/tests (no
+    braces in it: they would make it the keys' hash tag).
 
     `max_connections` bounds a BlockingConnectionPool on one server (callers wait for a
     connection rather than fail). `transaction=False` sends batches of several saves as
@@ -152,11 +164,25 @@ class RedisStore(Store):
         self.durability: Durability = durability or default_durability(self.topology)
         if self.durability not in DURABILITIES:
             raise ValueError(f"durability must be one of {', '.join(DURABILITIES)}")
+        if "{" in prefix or "}" in prefix:
+            raise ValueError("the key prefix may not hold braces (the rooms' hash tags)")
+        self.cluster = self.topology.kind == "cluster"
         self._finder: topology.PrimaryFinder | None = None
         # After a Redis restart (or a failover) the pooled connections are dead: a
         # command finding one so is sent once more on a fresh connection.
         retry, retry_on = Retry(NoBackoff(), 1), [RedisConnectionError]
-        if self.topology.kind == "sentinel":
+        # Any: redis-py types RedisCluster's answers as bytes | str where Redis's are bytes
+        # (no decode_responses here, so bytes on either).
+        self._redis: Any
+        if self.cluster:
+            self._redis = RedisCluster(
+                startup_nodes=[ClusterNode(host, port) for host, port in self.topology.nodes],
+                username=self.topology.username,
+                password=self.topology.password,
+                socket_connect_timeout=CONNECT_TIMEOUT_S,
+                max_connections=max_connections,
+            )
+        elif self.topology.kind == "sentinel":
             self._finder = topology.PrimaryFinder(self.topology)
             self._redis = self._finder.sentinel.master_for(
                 self.topology.service,
@@ -167,10 +193,6 @@ class RedisStore(Store):
                 retry=retry,
                 retry_on_error=retry_on,
             )
-            connection = RespConnection(
-                self.topology.node_url(("sentinel", 0)), locate=self._finder.locate
-            )
-            self._finder.on_switch(connection.drop)
         else:
             pool = aioredis.BlockingConnectionPool.from_url(
                 url,
@@ -180,7 +202,6 @@ class RedisStore(Store):
                 retry_on_error=retry_on,
             )
             self._redis = aioredis.Redis.from_pool(pool)
-            connection = RespConnection(url)
         self.prefix = prefix
         self.idle_ttl_ms = idle_ttl_ms
         save_script = self._redis.register_script(SAVE_SCRIPT)
@@ -191,16 +212,36 @@ class RedisStore(Store):
         self._acquire = self._redis.register_script(_ACQUIRE)
         self._renew = self._redis.register_script(_RENEW)
         self._release = self._redis.register_script(_RELEASE)
-        self._saves = GroupCommit(
-            connection,
-            prefix=prefix,
-            idle_ttl_ms=idle_ttl_ms,
-            transaction=transaction,
-            script_sha=save_script.sha,
-            load_script=functools.partial(self._redis.script_load, SAVE_SCRIPT),
-            wait_replicas=1 if self.durability == "replica" else 0,
-            wait_timeout_ms=wait_timeout_ms,
-        )
+        self.wait_timeout_ms = wait_timeout_ms
+        wait_replicas = 1 if self.durability == "replica" else 0
+        self._saves: GroupCommit | ShardedSaves
+        if self.cluster:
+            self._saves = ShardedSaves(
+                self.topology,
+                prefix=prefix,
+                idle_ttl_ms=idle_ttl_ms,
+                script_sha=save_script.sha,
+                wait_replicas=wait_replicas,
+                wait_timeout_ms=wait_timeout_ms,
+            )
+        else:
+            if self._finder is not None:
+                connection = RespConnection(
+                    self.topology.node_url(("sentinel", 0)), locate=self._finder.locate
+                )
+                self._finder.on_switch(connection.drop)
+            else:
+                connection = RespConnection(url)
+            self._saves = GroupCommit(
+                connection,
+                prefix=prefix,
+                idle_ttl_ms=idle_ttl_ms,
+                transaction=transaction,
+                script_sha=save_script.sha,
+                load_script=functools.partial(self._redis.script_load, SAVE_SCRIPT),
+                wait_replicas=wait_replicas,
+                wait_timeout_ms=wait_timeout_ms,
+            )
 
     def _key(self, kind: str, code: str) -> str:
         return redis_key(self.prefix, kind, code)
@@ -211,7 +252,9 @@ class RedisStore(Store):
     async def start(self) -> None:
         if self._finder is not None:
             self._finder.watch()
-        await self._redis.script_load(SAVE_SCRIPT)
+        if isinstance(self._saves, ShardedSaves):
+            await self._saves.start()
+        await self._redis.script_load(SAVE_SCRIPT)  # on every primary of a cluster
 
     async def aclose(self) -> None:
         await self._saves.aclose()
@@ -220,9 +263,11 @@ class RedisStore(Store):
             await self._finder.aclose()
 
     async def ping(self) -> bool:
-        """True when the primary answers (under Sentinel: the one the sentinels name);
-        what readiness checks ask."""
+        """True when the primary answers (under Sentinel: the one the sentinels name; on
+        a cluster: every primary); what readiness checks ask."""
         try:
+            if isinstance(self._redis, RedisCluster):
+                return bool(await self._redis.ping(target_nodes=RedisCluster.PRIMARIES))
             return bool(await self._redis.ping())
         except Exception:
             return False
@@ -231,13 +276,17 @@ class RedisStore(Store):
     @_outage_is_store_error
     async def create(self, code: str, blob: bytes) -> None:
         keys = [self._key(kind, code) for kind in ("room", "log", "chat")]
-        keys.append(self._legacy_key("room", code))
-        if self.durability == "replica":
+        # (The old name is of another slot: not looked for on a cluster, see above.)
+        keys.append(self._key("room", code) if self.cluster else self._legacy_key("room", code))
+        if isinstance(self._saves, ShardedSaves):
+            args = [blob, self.idle_ttl_ms]
+            created = await self._saves.run_script(code, _CREATE, keys, args)
+        elif self.durability == "replica":
             # Acknowledged only once a replica has it, as saves are.
             pipe = self._redis.pipeline(transaction=False)
             # EVAL, not EVALSHA: a create is rare, and a pipeline cannot load a script.
             pipe.eval(_CREATE, len(keys), *keys, blob, self.idle_ttl_ms)
-            pipe.wait(1, self._saves.wait_timeout_ms)
+            pipe.wait(1, self.wait_timeout_ms)
             created, replicas = await pipe.execute()
             if created and replicas < 1:
                 raise StoreError("Redis: the new room reached no replica in time")
@@ -249,7 +298,7 @@ class RedisStore(Store):
     @_outage_is_store_error
     async def load(self, code: str) -> StoredRoom | None:
         fields = await self._redis.hgetall(self._key("room", code))
-        if not fields:  # perhaps saved under the old names (a Redis Cluster would differ)
+        if not fields and not self.cluster:  # perhaps saved under the old names
             kinds = ("room", "log", "chat", "push")
             keys = [self._key(k, code) for k in kinds] + [self._legacy_key(k, code) for k in kinds]
             if await self._adopt(keys=keys):
@@ -305,7 +354,9 @@ class RedisStore(Store):
     @_outage_is_store_error
     async def delete(self, code: str) -> None:
         kinds = ("room", "log", "chat", "lease", "push")
-        keys = [self._key(k, code) for k in kinds] + [self._legacy_key(k, code) for k in kinds]
+        keys = [self._key(k, code) for k in kinds]
+        if not self.cluster:
+            keys += [self._legacy_key(k, code) for k in kinds]
         await self._redis.delete(*keys, self._key("review", code))
         await self._redis.hdel(self.prefix + "public", code)
 
@@ -394,9 +445,26 @@ class RedisStore(Store):
     async def renew_leases(self, codes: list[str], owner: str, ttl_ms: int) -> list[str]:
         if not codes:
             return []
-        keys = [self._key("lease", c) for c in codes]
-        lost = await self._renew(keys=keys, args=[owner, ttl_ms])
-        return [codes[int(i) - 1] for i in lost]
+        if not self.cluster:
+            keys = [self._key("lease", c) for c in codes]
+            lost = await self._renew(keys=keys, args=[owner, ttl_ms])
+            return [codes[int(i) - 1] for i in lost]
+        # One script per slot (a script's keys must share one), one pipeline: redis-py
+        # sends each shard its part.
+        by_slot: dict[int, list[str]] = {}
+        for code in codes:
+            by_slot.setdefault(slot_of(self.prefix, code), []).append(code)
+        pipe = self._redis.pipeline(transaction=False)
+        for group in by_slot.values():
+            keys = [self._key("lease", c) for c in group]
+            # EVAL: a new primary (after a failover) may not have the script cached.
+            pipe.eval(_RENEW, len(keys), *keys, owner, ttl_ms)
+        answers = await pipe.execute()
+        return [
+            group[int(i) - 1]
+            for group, lost in zip(by_slot.values(), answers, strict=True)
+            for i in lost
+        ]
 
     @_outage_is_store_error
     async def release_lease(self, code: str, owner: str) -> None:

@@ -4,10 +4,10 @@
 
     redis://[:PASSWORD@]HOST:PORT/DB                       (also rediss://, unix://)
     redis+sentinel://[:PASSWORD@]HOST:PORT[,HOST:PORT...]/SERVICE[/DB]
+    redis+cluster://[:PASSWORD@]HOST:PORT[,HOST:PORT...]/
 
-Redis Cluster (redis+cluster://) is not supported yet: a room's keys already share a hash
-tag (group_commit.redis_key), but the group commit, the bus and the lease renewal still
-speak to one server.
+A cluster's nodes are seeds: any that answers tells where the others are (cluster.py
+follows the slots from there); a cluster has database 0 only.
 
 A password (and user name) is for the Redis servers; sentinels are asked without one.
 `PrimaryFinder` asks the sentinels where the primary is and watches them for a failover
@@ -21,7 +21,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 from urllib.parse import quote, unquote, urlsplit
 
 from redis.asyncio.sentinel import Sentinel
@@ -32,7 +32,7 @@ from server.store.resp import RespConnection
 
 log = logging.getLogger(__name__)
 
-Kind = Literal["single", "sentinel"]
+Kind = Literal["single", "sentinel", "cluster"]
 # When a save is acknowledged: once the primary has it, or once a replica has it too.
 Durability = Literal["primary", "replica"]
 DURABILITIES: tuple[Durability, ...] = ("primary", "replica")
@@ -52,7 +52,7 @@ class Topology:
 
     kind: Kind
     url: str
-    # The sentinels; empty for a single server.
+    # The sentinels, or a cluster's seed nodes; empty for a single server.
     nodes: tuple[Address, ...] = ()
     service: str = ""
     db: int = 0
@@ -109,8 +109,13 @@ def parse(url: str) -> Topology:
         nodes = _addresses(parts.netloc, SENTINEL_PORT, url)
         return Topology("sentinel", url, nodes, unquote(path[0]), db, **auth)
     if scheme == "redis+cluster":
-        raise BadRedisUrl("Redis Cluster is not supported yet")
-    raise BadRedisUrl("not a Redis address (redis://, rediss://, unix:// or redis+sentinel://)")
+        if parts.path.strip("/") not in ("", "0"):
+            raise BadRedisUrl("a Redis Cluster has database 0 only: end the address with /")
+        nodes = _addresses(parts.netloc, 6379, url)
+        return Topology("cluster", url, nodes, username=auth["username"], password=auth["password"])
+    raise BadRedisUrl(
+        "not a Redis address (redis://, rediss://, unix://, redis+sentinel:// or redis+cluster://)"
+    )
 
 
 class PrimaryFinder:
@@ -194,16 +199,41 @@ class PrimaryFinder:
 
 def problem(url: str, timeout_s: float = 3.0) -> str | None:
     """Why the Redis at `url` does not answer a PING within `timeout_s` (under Sentinel:
-    no primary named, or it does not answer), or None if it does. Blocking; for start-up."""
+    no primary named, or it does not answer; a cluster: no node answers, or it has no
+    map of the slots), or None if it does. Blocking; for start-up."""
     import redis
+    from redis.exceptions import RedisClusterException
+
+    client = None
+    try:
+        client = _sync_client(parse(url), timeout_s)
+        client.ping()
+    except (redis.RedisError, RedisClusterException, OSError) as exc:
+        return str(exc) or type(exc).__name__
+    finally:
+        if client is not None:
+            client.close()
+    return None
+
+
+def _sync_client(where: Topology, timeout_s: float) -> Any:
+    """A blocking redis-py client of `where` (a cluster's connects at once)."""
+    import redis
+    from redis.cluster import ClusterNode, RedisCluster
     from redis.sentinel import Sentinel as SyncSentinel
 
-    where = parse(url)
-    client: redis.Redis
+    timeouts = {"socket_connect_timeout": timeout_s, "socket_timeout": timeout_s}
+    if where.kind == "cluster":
+        return RedisCluster(
+            startup_nodes=[ClusterNode(host, port) for host, port in where.nodes],
+            username=where.username,
+            password=where.password,
+            socket_connect_timeout=timeout_s,
+            socket_timeout=timeout_s,
+        )
     if where.kind == "sentinel":
-        timeouts = {"socket_connect_timeout": timeout_s, "socket_timeout": timeout_s}
         sentinels = SyncSentinel(list(where.nodes), sentinel_kwargs=timeouts)
-        client = sentinels.master_for(
+        return sentinels.master_for(
             where.service,
             db=where.db,
             username=where.username,
@@ -211,14 +241,4 @@ def problem(url: str, timeout_s: float = 3.0) -> str | None:
             socket_connect_timeout=timeout_s,
             socket_timeout=timeout_s,
         )
-    else:
-        client = redis.Redis.from_url(
-            url, socket_connect_timeout=timeout_s, socket_timeout=timeout_s
-        )
-    try:
-        client.ping()
-    except (redis.RedisError, OSError) as exc:
-        return str(exc) or type(exc).__name__
-    finally:
-        client.close()
-    return None
+    return redis.Redis.from_url(where.url, **timeouts)

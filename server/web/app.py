@@ -112,11 +112,17 @@ def make_store(redis_url: str | None, durability: str | None = None) -> Store:
 
 
 def make_bus(redis_url: str | None) -> Bus:
-    """Redis pub/sub between the processes sharing a Redis; else an in-process bus."""
+    """Redis pub/sub between the processes sharing a Redis (sharded pub/sub on a Redis
+    Cluster); else an in-process bus."""
     if not redis_url:
         return MemoryBus()
+    from server.store import topology
     from server.store.bus import RedisBus
 
+    if topology.parse(redis_url).kind == "cluster":
+        from server.store.cluster_bus import ClusterBus
+
+        return ClusterBus(redis_url)
     return RedisBus(redis_url)
 
 

@@ -1,5 +1,6 @@
 """Real Redis topologies on loopback ports for the drills: Sentinel (a primary, a replica
-and three sentinels), started once per test module.
+and three sentinels) and Cluster (three primaries, a replica each), each started once per
+test session or module, or per test for a drill that stops a node.
 
 The Sentinel primary is reached through `LinkProxy`, a TCP relay that can freeze the
 replication link alone, as a network would: what the primary wrote after that never
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import shutil
 import signal
 import subprocess
 import threading
@@ -226,3 +228,105 @@ class SentinelSetup:
             if proc.poll() is None:
                 stop_process(proc)
         self.proxy.close()
+
+
+class ClusterSetup:
+    """A Redis Cluster of `primaries` primaries, each with `replicas` replicas, made with
+    `redis-cli --cluster create`; a short node timeout (a dead primary's replica takes
+    over within seconds)."""
+
+    def __init__(self, workdir: Path, primaries: int = 3, replicas: int = 1) -> None:
+        self.workdir = workdir
+        self.primaries = primaries
+        self.replicas = replicas
+        self.ports = [free_port() for _ in range(primaries * (1 + replicas))]
+        # Each node's cluster bus port, free too (by default the port + 10000, which may
+        # be taken or past 65535).
+        self.bus_ports = {port: free_port() for port in self.ports}
+        self.procs: dict[int, subprocess.Popen[bytes]] = {}
+
+    @property
+    def url(self) -> str:
+        """The redis+cluster:// address: two of the nodes, as seeds."""
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports[:2]) + "/"
+
+    def start(self) -> None:
+        """Start every node, join them into a cluster, wait until every node sees it whole."""
+        try:
+            for port in self.ports:
+                self._start_node(port)
+            cli = shutil.which("redis-cli")
+            assert cli is not None, "no redis-cli on PATH"
+            subprocess.run(
+                [cli, "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports)]
+                + ["--cluster-replicas", str(self.replicas), "--cluster-yes"],
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                timeout=60,
+            )
+            self.wait_settled()
+        except BaseException:
+            self.stop()
+            raise
+
+    def _start_node(self, port: int) -> None:
+        self.procs[port] = start_redis(
+            self.workdir / str(port),
+            port,
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            f"nodes-{port}.conf",
+            "--cluster-port",
+            str(self.bus_ports[port]),
+            "--cluster-node-timeout",
+            "1500",
+        )
+
+    def client(self, port: int) -> redis.Redis:
+        """A plain client of one node."""
+        return redis.Redis(port=port, socket_timeout=2)
+
+    def primary_ports(self) -> list[int]:
+        """The ports of the nodes that are primaries now (and answer)."""
+        found = []
+        for port, proc in self.procs.items():
+            if proc.poll() is None:
+                with contextlib.suppress(redis.RedisError), self.client(port) as client:
+                    if client.execute_command("ROLE")[0] == b"master":
+                        found.append(port)
+        return sorted(found)
+
+    def wait_settled(self, timeout: float = 60) -> None:
+        """Until every live node says the cluster is ok and each primary has its replicas
+        in sync."""
+
+        def settled() -> bool:
+            for port, proc in self.procs.items():
+                if proc.poll() is not None:
+                    continue
+                with self.client(port) as client:
+                    if b"cluster_state:ok" not in client.execute_command("CLUSTER", "INFO"):
+                        return False
+                    role = client.execute_command("ROLE")
+                    if role[0] == b"master" and len(role[2]) < self.replicas:
+                        return False
+            return len(self.primary_ports()) == self.primaries
+
+        until(settled, timeout, "the cluster settling")
+
+    def kill(self, port: int) -> None:
+        """kill -9 one node."""
+        self.procs[port].send_signal(signal.SIGKILL)
+        self.procs[port].wait()
+
+    def restart(self, port: int) -> None:
+        """Start a killed node again (it keeps its cluster config file: it rejoins)."""
+        self._start_node(port)
+
+    def stop(self) -> None:
+        """Stop every node."""
+        for proc in self.procs.values():
+            if proc.poll() is None:
+                stop_process(proc)

@@ -84,11 +84,11 @@ def server_for_shutdown(redis_url: str, tmp_path: Path) -> Iterator[ServerProces
     proc.stop()
 
 
-@pytest.mark.parametrize("kind", ["redis", "sentinel"])
+@pytest.mark.parametrize("kind", ["redis", "sentinel", "cluster"])
 async def test_a_server_restarted_in_place_serves_its_rooms_at_once(
     kind: str, request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    redis_url = request.getfixturevalue(f"{kind}_url")  # one Redis, or Sentinel's primary
+    redis_url = request.getfixturevalue(f"{kind}_url")  # one Redis, Sentinel's, a cluster
     # A lease far longer than the test: a restarted process that had to wait its own
     # leases out would answer room_elsewhere throughout.
     monkeypatch.setenv("ZASHIKI_LEASE_MS", "600000")

@@ -71,11 +71,12 @@ async def spectate(server: ServerProcess, code: str) -> ClientConnection:
     return ws
 
 
-@pytest.fixture(params=["redis", "sentinel"])
+@pytest.fixture(params=["redis", "sentinel", "cluster"])
 def servers(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    """Processes A and B, both with a short room lease, on one Redis or on Sentinel."""
+    """Processes A and B, both with a short room lease, on one Redis, on Sentinel or on a
+    Redis Cluster."""
     redis_url = request.getfixturevalue(f"{request.param}_url")
     monkeypatch.setenv("ZASHIKI_LEASE_MS", str(LEASE_MS))
     a = ServerProcess(redis_url, tmp_path / "a.log")

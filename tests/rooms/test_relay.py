@@ -14,6 +14,7 @@ from server.rooms.errors import RoomError
 from server.rooms.manager import Attached, Attachment, RoomManager
 from server.rooms.relay.endpoint import RemoteAttachment, inbox
 from server.store.bus import Bus, MemoryBus, RedisBus
+from server.store.cluster_bus import ClusterBus
 from server.store.memory_store import MemoryStore
 from server.store.redis_store import RedisStore
 from server.store.store import Store
@@ -59,12 +60,13 @@ class Client:
 
 @contextlib.asynccontextmanager
 async def running(kind: str, redis_url: str, names: str = "ab") -> AsyncIterator[list[Process]]:
-    """Processes named by `names` over one Redis, or Redis under Sentinel (`kind` "redis"
-    or "sentinel", `redis_url` its address), or one in-process store and bus."""
-    if kind in ("redis", "sentinel"):
+    """Processes named by `names` over one Redis, Redis under Sentinel or a Redis Cluster
+    (`kind` "redis", "sentinel" or "cluster", `redis_url` its address), or one in-process
+    store and bus."""
+    if kind in ("redis", "sentinel", "cluster"):
         prefix = f"t{uuid.uuid4().hex[:12]}:"
         processes = [
-            Process(name, RedisStore(redis_url, prefix=prefix), RedisBus(redis_url, prefix=prefix))
+            Process(name, RedisStore(redis_url, prefix=prefix), bus_of(kind, redis_url, prefix))
             for name in names
         ]
     else:
@@ -88,14 +90,21 @@ def url_of(request: pytest.FixtureRequest) -> str:
     return "" if kind == "memory" else str(request.getfixturevalue(f"{kind}_url"))
 
 
-@pytest.fixture(params=["redis", "sentinel", "memory"])
+def bus_of(kind: str, redis_url: str, prefix: str) -> Bus:
+    """A process's bus: sharded pub/sub on a cluster, else Redis pub/sub."""
+    if kind == "cluster":
+        return ClusterBus(redis_url, prefix=prefix)
+    return RedisBus(redis_url, prefix=prefix)
+
+
+@pytest.fixture(params=["redis", "sentinel", "cluster", "memory"])
 async def pair(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Process, Process]]:
     """Processes A and B, on each kind of store and bus."""
     async with running(request.param, url_of(request)) as (a, b):
         yield a, b
 
 
-@pytest.fixture(params=["redis", "sentinel", "memory"])
+@pytest.fixture(params=["redis", "sentinel", "cluster", "memory"])
 async def trio(request: pytest.FixtureRequest) -> AsyncIterator[tuple[Process, Process, Process]]:
     """Processes A, B and C, on each kind of store and bus."""
     async with running(request.param, url_of(request), "abc") as (a, b, c):

@@ -1,5 +1,6 @@
-"""Store fixtures: every store test runs against each backend: memory, Redis, and Redis
-found through Sentinel (durability "replica")."""
+"""Store fixtures: every store test runs against each backend: memory, Redis, Redis
+found through Sentinel (durability "replica"), and a Redis Cluster of three shards
+(durability "replica": each save waits for its shard's replica)."""
 
 from __future__ import annotations
 
@@ -32,7 +33,12 @@ class Backend:
                 return self.made[0]
             store = MemoryStore(idle_ttl_ms=idle_ttl_ms, wall_ms=lambda: self.wall)
         else:
-            store = RedisStore(self.redis_url, prefix=self.prefix, idle_ttl_ms=idle_ttl_ms)
+            store = RedisStore(
+                self.redis_url,
+                prefix=self.prefix,
+                idle_ttl_ms=idle_ttl_ms,
+                durability="replica" if self.kind == "cluster" else None,
+            )
         await store.start()
         self.made.append(store)
         return store
@@ -45,7 +51,7 @@ class Backend:
             await asyncio.sleep(ms / 1000)
 
 
-@pytest.fixture(params=["memory", "redis", "sentinel"])
+@pytest.fixture(params=["memory", "redis", "sentinel", "cluster"])
 async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
     """One backend per run of each test."""
     url = "" if request.param == "memory" else request.getfixturevalue(f"{request.param}_url")

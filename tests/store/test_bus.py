@@ -1,4 +1,5 @@
-"""The Bus contract, run against Redis pub/sub and the in-process bus alike."""
+"""The Bus contract, run against Redis pub/sub, sharded pub/sub on a Redis Cluster and the
+in-process bus alike."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from server.store.bus import Bus, MemoryBus, RedisBus
+from server.store.cluster_bus import ClusterBus
 from tests.store.helpers import cut_subscriber, until
 
 
@@ -27,15 +29,20 @@ class Buses:
             if not self.made:
                 self.made.append(MemoryBus())
             return self.made[0]
-        bus = RedisBus(self.redis_url, prefix=self.prefix)
+        bus: Bus
+        if self.kind == "cluster":
+            bus = ClusterBus(self.redis_url, prefix=self.prefix)
+        else:
+            bus = RedisBus(self.redis_url, prefix=self.prefix)
         await bus.start()
         self.made.append(bus)
         return bus
 
 
-@pytest.fixture(params=["memory", "redis"])
-async def buses(request: pytest.FixtureRequest, redis_url: str) -> AsyncIterator[Buses]:
-    made = Buses(request.param, redis_url)
+@pytest.fixture(params=["memory", "redis", "cluster"])
+async def buses(request: pytest.FixtureRequest) -> AsyncIterator[Buses]:
+    url = "" if request.param == "memory" else request.getfixturevalue(f"{request.param}_url")
+    made = Buses(request.param, url)
     yield made
     for bus in made.made:
         await bus.aclose()
