@@ -20,6 +20,9 @@ skipped), and a step that fell short says so.
 `--durability primary,replica` also starts a replica of that Redis and runs the whole
 sweep once per durability mode (`zashiki serve --durability`), a fresh server each, in
 the same run: what waiting for the replica costs per move and in highest rate.
+`--redis one,cluster` runs the sweep on one Redis and on a Redis Cluster of three primaries
+(a replica each with `--durability`; started pinned to core 1), a fresh server each, in the
+same run: what the cluster's routing costs per move.
 `--profile FILE` also samples the server with py-spy during the first rate step and
 prints where its CPU went (`--native`: exact shares, at the cost of that step's
 latencies).
@@ -52,6 +55,7 @@ from server.web.app import GC_THRESHOLDS
 from tests.bench import spy_breakdown
 from tests.bench.load_seat import LoadSeat, open_seat
 from tests.conftest import free_port
+from tests.ha.topologies import ClusterSetup
 from tests.net.players import choose
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -399,6 +403,11 @@ def main() -> None:
         "durability mode, a fresh server each",
     )
     parser.add_argument(
+        "--redis",
+        default="one",
+        help='"one", "cluster" or "one,cluster": the Redis each sweep runs on',
+    )
+    parser.add_argument(
         "--once",
         action="store_true",
         help="run a rate whose p99 is over 50 ms only once (default: once more, and it "
@@ -449,8 +458,16 @@ def main() -> None:
             replica += ["--appendonly", "no", "--replicaof", "127.0.0.1", str(redis_port)]
             redis_procs.append(replica)
         serve = [args.python, "-m", "server", "serve", "--port", str(port)]
-        serve += ["--redis-url", f"redis://127.0.0.1:{redis_port}/0"]
         serve += ["--frame-rate", BENCH_FRAME_RATE]
+        redis_urls = {"one": f"redis://127.0.0.1:{redis_port}/0"}
+        shards = None
+        if "cluster" in args.redis:
+            shards = ClusterSetup(Path(tmp, "cluster"), replicas=1 if args.durability else 0)
+            shards.start()
+            if pin:
+                for proc in shards.procs.values():
+                    os.sched_setaffinity(proc.pid, {1})
+            redis_urls["cluster"] = shards.url
         prefix: list[str] = []
         if args.nice:
             prefix = ["nice", "-n", str(args.nice)]
@@ -463,12 +480,14 @@ def main() -> None:
             )
             for cmd in redis_procs
         ]
+        sweeps = [(t.strip(), m) for t in args.redis.split(",") for m in modes]
         try:
-            for mode in modes:
+            for target, mode in sweeps:
                 durability = [] if mode is None else ["--durability", mode]
+                store = ["--redis-url", redis_urls[target]]
                 with Path(tmp, "server.log").open("ab") as log:
                     server = subprocess.Popen(
-                        [*prefix, *pinned[1], *serve, *durability],
+                        [*prefix, *pinned[1], *serve, *store, *durability],
                         cwd=ROOT,
                         stdout=log,
                         stderr=log,
@@ -488,6 +507,7 @@ def main() -> None:
                         f"load average {os.getloadavg()[0]:.1f}; python {args.python}; "
                         f"move path {'compiled' if compiled else 'interpreted'}"
                         + ("" if mode is None else f"; durability {mode} (a replica attached)")
+                        + ("; Redis Cluster of three primaries" if target == "cluster" else "")
                     )
                     measure(url, server.pid)
                 finally:
@@ -497,6 +517,8 @@ def main() -> None:
             for proc in reversed(procs):
                 proc.terminate()
                 proc.wait(timeout=30)
+            if shards is not None:
+                shards.stop()
 
 
 if __name__ == "__main__":

@@ -316,6 +316,16 @@ class ClusterSetup:
 
         until(settled, timeout, "the cluster settling")
 
+    def replica_of(self, port: int) -> int:
+        """The port of a live replica of the primary on `port`."""
+        for replica, proc in self.procs.items():
+            if replica != port and proc.poll() is None:
+                with self.client(replica) as client:
+                    role = client.execute_command("ROLE")
+                if role[0] == b"slave" and int(role[2]) == port:
+                    return replica
+        raise AssertionError(f"no replica of {port}")
+
     def kill(self, port: int) -> None:
         """kill -9 one node."""
         self.procs[port].send_signal(signal.SIGKILL)

@@ -1,0 +1,339 @@
+"""Redis Cluster drills: rooms spread over three shards, each room on one; the store and
+the bus following a stale slot map (MOVED) and a migrating slot (ASK); each shard's saves
+waiting for that shard's replica; a shard's primary killed under load with two real
+server processes. The store, bus, relay and two-process tests also run on the session's
+cluster (their `[cluster]` cases); the drills here that stop a node or move a slot start
+a cluster of their own, so that nothing they do reaches another test.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from client.lib import Client
+from server.store import topology
+from server.store.cluster import ShardedSaves, slot_of
+from server.store.cluster_bus import ClusterBus
+from server.store.redis_store import RedisStore
+from server.store.store import StoreError
+from tests.ha.test_sentinel import bounded, humans_room, moves_missing, player
+from tests.ha.topologies import ClusterSetup, until
+from tests.net.conftest import CLEAN_EXIT, ServerProcess
+from tests.store.helpers import until as arrives
+
+# Rooms must answer again this soon after a primary dies: a bound that catches "never
+# recovers", not a timing promise (the figure is printed).
+RECOVERY_BOUND_S = 60.0
+ROOMS = 6
+
+
+def test_a_cluster_address_is_read_and_a_database_refused() -> None:
+    where = topology.parse("redis+cluster://:secret@10.0.0.1:7000,10.0.0.2/")
+    assert where.kind == "cluster"
+    assert where.nodes == (("10.0.0.1", 7000), ("10.0.0.2", 6379))
+    assert where.password == "secret"
+    assert topology.parse("redis+cluster://h:1/0").nodes == (("h", 1),)
+    with pytest.raises(topology.BadRedisUrl, match="database 0 only"):
+        topology.parse("redis+cluster://h:1/3")
+
+
+def primaries(url: str) -> dict[int, redis.Redis]:
+    """A client of each primary of the cluster at `url`, by port."""
+    seed = topology.parse(url).nodes[0]
+    with redis.Redis(host=seed[0], port=seed[1]) as client:
+        slots = client.execute_command("CLUSTER", "SLOTS")
+    return {int(s[2][1]): redis.Redis(port=int(s[2][1])) for s in slots}
+
+
+def holder(url: str, slot: int) -> int:
+    """The port of the primary that serves `slot` now."""
+    seed = topology.parse(url).nodes[0]
+    with redis.Redis(host=seed[0], port=seed[1]) as client:
+        slots = client.execute_command("CLUSTER", "SLOTS")
+    return next(int(s[2][1]) for s in slots if s[0] <= slot <= s[1])
+
+
+def tag_of(key: bytes) -> str:
+    return key[key.index(b"{") + 1 : key.index(b"}")].decode()
+
+
+@pytest.fixture
+async def store(cluster_url: str) -> AsyncIterator[RedisStore]:
+    made = RedisStore(cluster_url, prefix=f"t{uuid.uuid4().hex[:12]}:", durability="replica")
+    await made.start()
+    yield made
+    await made.aclose()
+
+
+async def test_rooms_spread_over_the_shards_and_each_room_stays_on_one(
+    store: RedisStore, cluster_url: str
+) -> None:
+    codes = [f"SP{i:02d}" for i in range(24)]
+    for code in codes:
+        await store.create(code, b"v1")
+        await store.save(code, 2, b"v2", [{"n": 1}])
+        await store.add_chat(code, {"t": "hi"}, 10)
+        assert await store.acquire_lease(code, "me", 60_000)
+        await store.set_public(code, {"code": code})
+    assert [r["code"] for r in await store.public_rooms()] == codes
+    assert await store.renew_leases([*codes, "NOPE"], "me", 60_000) == ["NOPE"]
+    # Every primary holds some rooms; all of a room's keys are on one primary.
+    shards: dict[str, set[int]] = {}
+    nodes = primaries(cluster_url)
+    for port, client in nodes.items():
+        keys = [k for k in client.scan_iter(match=f"{store.prefix}*", count=1000) if b"{" in k]
+        assert keys, f"the primary on {port} holds no room"
+        for key in keys:
+            shards.setdefault(tag_of(key), set()).add(port)
+        client.close()
+    assert sorted(shards) == codes
+    assert all(len(ports) == 1 for ports in shards.values()), shards
+    # The saves went out one batch per primary: a lean connection to each.
+    assert len(store._saves.nodes) == len(nodes)  # type: ignore[union-attr]
+
+
+async def test_a_stale_slot_map_is_followed_by_the_saves_and_the_bus(
+    store: RedisStore, cluster_url: str
+) -> None:
+    await store.create("ST", b"v1")
+    saves = store._saves
+    assert isinstance(saves, ShardedSaves)
+    slot = slot_of(store.prefix, "ST")
+    right = saves.slots.owners[slot]
+    wrong = next(a for a in saves.slots.primaries() if a != right)
+    saves.slots.owners = [wrong] * len(saves.slots.owners)  # as if every slot had moved
+    await store.save("ST", 2, b"v2", [{"n": 2}])  # MOVED, followed
+    assert saves.slots.owners[slot] == right
+    loaded = await store.load("ST")
+    assert loaded is not None and (loaded.version, loaded.blob) == (2, b"v2")
+    # The bus too: a subscription and messages sent by a bus whose map is wrong.
+    bus, sender = (ClusterBus(cluster_url, prefix=store.prefix) for _ in range(2))
+    got: list[bytes] = []
+    try:
+        for made in (bus, sender):
+            await made.start()
+            made.slots.owners = [wrong] * len(made.slots.owners)
+        await bus.subscribe("inbox:{ST}", got.append)
+        assert [await sender.publish("inbox:{ST}", b"%d" % i) for i in range(3)] == [1, 1, 1]
+        await arrives(lambda: len(got) == 3)
+        assert got == [b"0", b"1", b"2"]
+    finally:
+        await bus.aclose()
+        await sender.aclose()
+
+
+@pytest.fixture
+def own_cluster(tmp_path: Path) -> Iterator[ClusterSetup]:
+    """A cluster of this test's own (three primaries, a replica each), stopped at the end
+    however the test ends: it may stop nodes and move slots."""
+    setup = ClusterSetup(tmp_path / "cluster")
+    setup.start()
+    try:
+        yield setup
+    finally:
+        setup.stop()
+
+
+def node_id(client: redis.Redis) -> str:
+    return str(client.execute_command("CLUSTER", "MYID").decode())
+
+
+async def test_a_migrating_slot_is_followed_with_asking_then_moved(
+    own_cluster: ClusterSetup,
+) -> None:
+    store = RedisStore(own_cluster.url, prefix="m:")
+    await store.start()
+    try:
+        await store.create("MG", b"v1")
+        # (With a log: both keys of a save exist, so both move. A save of a slot whose
+        # keys are partly moved is answered TRYAGAIN until the move is done.)
+        await store.save("MG", 2, b"v2", [{"n": 2}])
+        slot = slot_of("m:", "MG")
+        nodes = primaries(own_cluster.url)
+        source_port = holder(own_cluster.url, slot)  # where the room is
+        target_port = next(p for p in nodes if p != source_port)
+        source, target = nodes[source_port], nodes[target_port]
+        target.execute_command("CLUSTER", "SETSLOT", slot, "IMPORTING", node_id(source))
+        source.execute_command("CLUSTER", "SETSLOT", slot, "MIGRATING", node_id(target))
+        keys = ["m:room:{MG}", "m:log:{MG}"]
+        source.execute_command("MIGRATE", "127.0.0.1", target_port, "", 0, 5000, "KEYS", *keys)
+        # The source no longer has the keys: it answers ASK, the save goes to the target.
+        await store.save("MG", 3, b"v3", [{"n": 3}])
+        for client in nodes.values():
+            client.execute_command("CLUSTER", "SETSLOT", slot, "NODE", node_id(target))
+        assert target.hget("m:room:{MG}", "ver") == b"3"
+        # The slot is the target's now: the source answers MOVED, and the map follows.
+        await store.save("MG", 4, b"v4")
+        assert target.hget("m:room:{MG}", "ver") == b"4"
+        assert store._saves.slots.owners[slot] == ("127.0.0.1", target_port)  # type: ignore[union-attr]
+        loaded = await store.load("MG")
+        assert loaded is not None and loaded.version == 4
+        assert len(await store.read_log("MG")) == 2
+    finally:
+        await store.aclose()
+        for client in nodes.values():
+            client.close()
+
+
+async def test_each_shard_waits_for_its_own_replica(own_cluster: ClusterSetup) -> None:
+    store = RedisStore(own_cluster.url, prefix="w:", durability="replica", wait_timeout_ms=300)
+    await store.start()
+    nodes = primaries(own_cluster.url)
+    try:
+        # A room on each shard.
+        saves = store._saves
+        by_port: dict[int, str] = {}
+        for i in range(200):
+            address = saves.slots.owners[slot_of("w:", f"W{i}")]  # type: ignore[union-attr]
+            by_port.setdefault(address[1], f"W{i}")
+        assert len(by_port) == len(nodes)
+        for code in by_port.values():
+            await store.create(code, b"v1")
+        # One shard's replica stops: that shard's saves are not acknowledged, the others are.
+        stalled_port = sorted(by_port)[0]
+        replica = own_cluster.replica_of(stalled_port)
+        own_cluster.procs[replica].send_signal(signal.SIGSTOP)
+        try:
+            outcomes = await asyncio.gather(
+                *(store.save(code, 2, b"v2") for code in by_port.values()),
+                return_exceptions=True,
+            )
+        finally:
+            own_cluster.procs[replica].send_signal(signal.SIGCONT)
+        failed = {
+            port for port, outcome in zip(by_port, outcomes, strict=True) if outcome is not None
+        }
+        assert failed == {stalled_port}, outcomes
+        assert all(isinstance(o, StoreError) for o in outcomes if o is not None), outcomes
+    finally:
+        await store.aclose()
+        for client in nodes.values():
+            client.close()
+
+
+def longest_wait(stamps: list[list[float]], since: float, which: list[int]) -> float:
+    """The longest time the connections `which` went without an acknowledged move, from
+    a second before `since` on (0 for none)."""
+    gaps = [0.0]
+    for i in which:
+        times = [t for t in stamps[i] if t > since - 1.0]
+        gaps += [later - earlier for earlier, later in zip(times, times[1:], strict=False)]
+    return max(gaps)
+
+
+@pytest.fixture
+def servers(
+    own_cluster: ClusterSetup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[tuple[ServerProcess, ServerProcess]]:
+    monkeypatch.setenv("ZASHIKI_LEASE_MS", "3000")
+    # DRILL_DURABILITY=primary shows what the drill catches: acknowledged moves lost.
+    monkeypatch.setenv("ZASHIKI_DURABILITY", os.environ.get("DRILL_DURABILITY", "replica"))
+    a = ServerProcess(own_cluster.url, tmp_path / "a.log")
+    b = ServerProcess(own_cluster.url, tmp_path / "b.log")
+    a.start()
+    try:
+        b.start()
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+async def test_killing_a_shards_primary_under_load_loses_no_acknowledged_move(
+    own_cluster: ClusterSetup, servers: tuple[ServerProcess, ServerProcess]
+) -> None:
+    a, b = servers
+    async with bounded("making the rooms", 30):
+        rooms = [await humans_room(Client((a, b)[i % 2].url)) for i in range(ROOMS)]
+        conns = [
+            await Client((b, a)[i % 2].url).connect(code, tokens[half : half + 2])
+            for i, (code, tokens) in enumerate(rooms)
+            for half in (0, 2)
+        ]
+    # The primary to kill: the one holding the first room.
+    dead = holder(own_cluster.url, slot_of("zk:", rooms[0][0]))
+    on_dead = [c for c, _ in rooms if holder(own_cluster.url, slot_of("zk:", c)) == dead]
+    # (Two connections per room, in the rooms' order.)
+    dead_conns = [i for i in range(len(conns)) if rooms[i // 2][0] in on_dead]
+    other_conns = [i for i in range(len(conns)) if i not in dead_conns]
+    acked: list[list[tuple[int, dict[str, Any]]]] = [[] for _ in conns]
+    stamps: list[list[float]] = [[] for _ in conns]
+    refused: list[str] = []
+    stop = asyncio.Event()
+    players = [
+        asyncio.create_task(player(conn, acked[i], stamps[i], refused, stop))
+        for i, conn in enumerate(conns)
+    ]
+    try:
+        deadline = time.monotonic() + 20
+        while not all(len(s) >= 5 for s in stamps):
+            assert time.monotonic() < deadline, f"not every room plays: {refused}"
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.0)
+        # The replica falls behind (stopped, its link cut: the primary sends it nothing
+        # more), then the primary dies and the replica goes on: what only the primary had
+        # is lost with it, so it must not have been acknowledged.
+        replica = own_cluster.replica_of(dead)
+        own_cluster.procs[replica].send_signal(signal.SIGSTOP)
+        with own_cluster.client(dead) as client:
+            client.execute_command("CLIENT", "KILL", "TYPE", "replica")
+        await asyncio.sleep(0.5)
+        killed_at = time.monotonic()
+        own_cluster.kill(dead)
+        own_cluster.procs[replica].send_signal(signal.SIGCONT)
+
+        def promoted() -> bool:
+            return (
+                dead not in own_cluster.primary_ports()
+                and len(own_cluster.primary_ports()) == own_cluster.primaries
+            )
+
+        await asyncio.to_thread(until, promoted, 30, "a replica taking over")
+        failover_s = time.monotonic() - killed_at
+        own_cluster.restart(dead)  # it rejoins as a replica of the new primary
+
+        def all_back() -> bool:
+            return all(s and s[-1] > killed_at for s in stamps)
+
+        deadline = killed_at + RECOVERY_BOUND_S
+        while not all_back() and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        assert all_back(), f"rooms never answered again: {a.output()}\n{b.output()}"
+        await asyncio.sleep(1.0)  # moves on after the failover
+    finally:
+        stop.set()
+        async with bounded("closing the connections", 60):
+            await asyncio.gather(*players, return_exceptions=True)
+            for conn in conns:
+                await conn.close()
+    print(
+        f"\ncluster drill: a replica took over {failover_s:.2f} s after kill -9 of the primary "
+        f"holding {len(on_dead)} of {ROOMS} rooms; their longest wait for a move "
+        f"{longest_wait(stamps, killed_at, dead_conns):.2f} s, the other rooms' "
+        f"{longest_wait(stamps, killed_at, other_conns):.2f} s; "
+        f"{sum(len(s) for s in stamps)} moves "
+        f"acknowledged, {len(refused)} refused or unanswered ({sorted(set(refused))})"
+    )
+    lost = 0
+    reader = RedisStore(own_cluster.url, durability="primary")
+    async with bounded("reading the logs", 30):
+        await reader.start()
+        for i, (code, _) in enumerate(rooms):
+            log = [(e["s"], e["a"]) for e in await reader.read_log(code) if e["k"] == "m"]
+            lost += moves_missing(acked[2 * i] + acked[2 * i + 1], log)
+        await reader.aclose()
+    print(f"cluster drill: {lost} acknowledged moves lost")
+    assert lost == 0
+    assert a.alive() and b.alive()
+    for server in servers:
+        assert server.stop() in CLEAN_EXIT, server.output()
