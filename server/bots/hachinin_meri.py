@@ -23,6 +23,8 @@ import random
 from typing import Any
 
 from server.bots.contract import Decision, Policy, Situation
+from server.bots.why import ONLY_MOVE, Why, sampled
+from server.games.card_names import unsun_card
 from server.games.contract import Action
 from server.games.hachinin_meri.cards import ORDERS, RANKS, Order
 from server.games.hachinin_meri.rules import legal_cards
@@ -50,19 +52,27 @@ class HachininMeriPolicy(Policy):
         view = situation.view
         order = ORDERS[view["trump"]]
         if kind in ("declare", "pass"):
-            return Decision(_declaration(view, order, situation.legal), delay)
+            action = _declaration(view, order, situation.legal)
+            return Decision(action, delay, _declaration_why(view, action))
         cards = [a["card"] for a in situation.legal]
         if kind == "discard":
-            return Decision({"type": "discard", "card": _weakest(order, cards)}, delay)
+            card = _weakest(order, cards)
+            name = unsun_card(card)
+            why = {
+                "en": f"Puts back your least useful card, the {name['en']}.",
+                "ja": f"いちばん役に立たない{name['ja']}を戻します。",
+            }
+            return Decision({"type": "discard", "card": card}, delay, why)
+        why: Why | None = None
         if len(cards) == 1:
-            card = cards[0]
+            card, why = cards[0], ONLY_MOVE
         elif situation.difficulty == "hard":
-            card = _search(situation, order, cards)
+            card, why = _search(situation, order, cards)
         elif situation.difficulty == "easy" and situation.rng.random() < EASY_RANDOM:
             card = situation.rng.choice(cards)
         else:
             card = _heuristic(view, order, cards)
-        return Decision({"type": "play", "card": card}, delay)
+        return Decision({"type": "play", "card": card}, delay, why)
 
 
 # -- declaration and discard ------------------------------------------------------------
@@ -74,6 +84,27 @@ def _declaration(view: dict[str, Any], order: Order, legal: list[Action]) -> Act
         if opposing_dealer and order.trump_power(view["okie"]) >= DECLARE_POWER:
             return declare
     return {"type": "pass"}
+
+
+def _declaration_why(view: dict[str, Any], action: Action) -> Why:
+    """Why declare (a strong Okie, an opposing dealer) or stay hidden."""
+    okie = unsun_card(view["okie"])
+    if action["type"] == "declare":
+        return {
+            "en": f"Declares: the Okie, the {okie['en']}, is strong and the dealer is on "
+            "the other team.",
+            "ja": f"宣言します：オキの{okie['ja']}は強く、親は相手チームです。",
+        }
+    if view["dealer"] % 2 == view["seat"] % 2:
+        return {
+            "en": "Does not declare: the dealer is on your team.",
+            "ja": "宣言しません：親は味方チームです。",
+        }
+    return {
+        "en": f"Does not declare: the Okie, the {okie['en']}, is not strong enough to keep "
+        "from the other team.",
+        "ja": f"宣言しません：オキの{okie['ja']}は相手から守るほど強くありません。",
+    }
 
 
 def _value(order: Order, card: str) -> tuple[int, int]:
@@ -193,7 +224,7 @@ def _follow_plain(
 
 
 # -- Hard: determinized search over sampled worlds -------------------------------------
-def _search(situation: Situation, order: Order, cards: list[str]) -> str:
+def _search(situation: Situation, order: Order, cards: list[str]) -> tuple[str, Why]:
     game = situation.game
     seat = situation.seat
     team = seat % 2
@@ -207,7 +238,14 @@ def _search(situation: Situation, order: Order, cards: list[str]) -> str:
             state = game.copy(world)
             game.apply(state, seat, {"type": "play", "card": card}, 0)
             totals[card] += _rollout(game, state, order, rng, team)
-    return max(cards, key=lambda c: (totals[c], -cards.index(c)))
+    card = max(cards, key=lambda c: (totals[c], -cards.index(c)))
+    name, mean, where = unsun_card(card), totals[card] / worlds, sampled(worlds)
+    return card, {
+        "en": f"The {name['en']} gives your team the most points this deal "
+        f"{where['en']} (about {mean:.1f}).",
+        "ja": f"{where['ja']}、{name['ja']}がこの配でチームの点をいちばん多くします"
+        f"（平均約{mean:.1f}点）。",
+    }
 
 
 def _rollout(game: Any, state: dict[str, Any], order: Order, rng: random.Random, team: int) -> int:

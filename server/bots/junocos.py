@@ -22,6 +22,8 @@ from functools import cache
 from typing import Any
 
 from server.bots.contract import Decision, Policy, Situation
+from server.bots.why import ONLY_MOVE, Why, sampled
+from server.games.card_names import colour_card
 from server.games.junocos import COLOURS, TRICKS, TRUMP, round_points, strength, suit_of
 
 EASY_SLIP = 0.35
@@ -262,23 +264,26 @@ class JunocosPolicy(Policy):
         rng = situation.rng
         delay = rng.randint(500, 1500)
         if len(situation.legal) == 1:
-            return Decision(situation.legal[0], delay)
+            return Decision(situation.legal[0], delay, ONLY_MOVE)
         if situation.difficulty == "hard":
-            return Decision(self._search(situation), delay)
+            move, why = self._search(situation)
+            return Decision(move, delay, why)
         if situation.difficulty == "easy" and rng.random() < EASY_SLIP:
             return Decision(rng.choice(situation.legal), delay)
         sim = Sim(_known(situation.view))
         return Decision(_action(sim, situation.seat), delay)
 
-    def _search(self, situation: Situation) -> dict[str, Any]:
-        """Mean round points of each legal move over sampled worlds, heuristic playouts."""
+    def _search(self, situation: Situation) -> tuple[dict[str, Any], Why]:
+        """Mean round points of each legal move over sampled worlds, heuristic playouts;
+        the best move and why."""
         seat = situation.seat
         moves = list({repr(a): a for a in situation.legal}.values())
         if moves[0]["type"] == "pick":
             value = Sim(_known(situation.view)).pick_value(seat)
             moves = sorted(moves, key=lambda m: -value(m["card"]))[:HARD_DRAFT_MOVES]
         totals = [0.0] * len(moves)
-        for _ in range(_worlds(situation.view, len(moves))):
+        worlds = _worlds(situation.view, len(moves))
+        for _ in range(worlds):
             world = Sim(situation.sample_world())
             for i, move in enumerate(moves):
                 sim = world.clone()
@@ -289,7 +294,18 @@ class JunocosPolicy(Policy):
                     sim.play(seat, move["card"], move["from"])
                 sim.finish()
                 totals[i] += sim.points(seat)
-        return moves[max(range(len(moves)), key=totals.__getitem__)]
+        best = max(range(len(moves)), key=totals.__getitem__)
+        move, mean, where = moves[best], totals[best] / worlds, sampled(worlds)
+        name = colour_card(move["card"])
+        if move["type"] == "pick":
+            en, ja = f"Takes the {name['en']} from the row", f"列から{name['ja']}を取る手"
+        else:
+            en, ja = f"Plays the {name['en']}", f"{name['ja']}を出す手"
+        return move, {
+            "en": f"{en}: {where['en']}, it scores the most this round (about {mean:.1f} points).",
+            "ja": f"{where['ja']}、{ja}がこのラウンドでいちばん点を取れます"
+            f"（平均約{mean:.1f}点）。",
+        }
 
 
 def _worlds(view: dict[str, Any], moves: int) -> int:

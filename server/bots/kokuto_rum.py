@@ -20,6 +20,8 @@ from statistics import fmean
 from typing import Any
 
 from server.bots.contract import Decision, Policy, Situation
+from server.bots.why import Why, sampled
+from server.games.card_names import shiro_card, shiro_value
 from server.games.contract import Action
 from server.games.kokuto_rum import scoring
 
@@ -87,6 +89,13 @@ def card_values(card_text: str) -> tuple[Value, Value]:
     return value(card_text), value(card_text[3:])
 
 
+# Said for a knock when no worlds were sampled (the levels below Hard knock on a score).
+KNOCK_REASON = {
+    "en": "your hand is low enough to knock",
+    "ja": "手が十分低いからです",
+}
+
+
 class KokutoRumPolicy(Policy):
     """Greedy deadwood play, with determinized search at Hard."""
 
@@ -99,40 +108,76 @@ class KokutoRumPolicy(Policy):
             return None
         level = LEVELS.get(situation.difficulty, LEVELS["normal"])
         kind = legal[0]["type"]
+        why: Why | None = None
         if level.noise and situation.rng.random() < level.noise and kind in ("insert", "draw"):
             action = situation.rng.choice(legal)
         elif kind == "rotate":
-            action = self._rotate(situation)
+            action, why = self._rotate(situation)
         elif kind == "draw":
-            action = self._draw(situation, level)
+            action, why = self._draw(situation, level)
         elif kind == "insert":
-            action = self._insert(situation)
+            action, why = self._insert(situation)
         else:
-            action = self._discard(situation, level)
-        return Decision(action, situation.rng.randint(500, 1500))
+            action, why = self._discard(situation, level)
+        hard = situation.difficulty == "hard"
+        return Decision(action, situation.rng.randint(500, 1500), why if hard else None)
 
     # -- phases -----------------------------------------------------------------------
     @staticmethod
     def _hand(situation: Situation) -> list[Value]:
         return [value(t) for t in situation.view["hand"]]
 
-    def _rotate(self, situation: Situation) -> Action:
+    def _rotate(self, situation: Situation) -> tuple[Action, Why]:
         hand = self._hand(situation)
         flipped = [value(t[3:] + "/" + t[:2]) for t in situation.view["hand"]]
-        return {"type": "rotate", "flip": evaluate(flipped) < evaluate(hand)}
+        flip = evaluate(flipped) < evaluate(hand)
+        kept, turned = scoring.score(hand), scoring.score(flipped)
+        if flip:
+            why = {
+                "en": f"Rotates your hand: it scores {turned} rotated against {kept} as dealt, "
+                "with more cards close to melds.",
+                "ja": f"手札を回転します：回転すると{turned}点、そのままなら{kept}点で、"
+                "メルドに近い札も多くなります。",
+            }
+        else:
+            why = {
+                "en": f"Keeps the hand as dealt: it scores {kept}, against {turned} rotated, "
+                "counting cards close to melds.",
+                "ja": f"そのままにします：そのままなら{kept}点、回転すると{turned}点で、"
+                "メルドに近い札も考えるとこちらが良い手です。",
+            }
+        return {"type": "rotate", "flip": flip}, why
 
-    def _draw(self, situation: Situation, level: Level) -> Action:
+    def _draw(self, situation: Situation, level: Level) -> tuple[Action, Why]:
         sources = {a["from"] for a in situation.legal}
         if "discard" not in sources:
-            return {"type": "draw", "from": "pile"}
+            why = {
+                "en": "Draws from the pile: there is no discard to take.",
+                "ja": "山札から引きます：取れる捨て札がありません。",
+            }
+            return {"type": "draw", "from": "pile"}, why
         hand = self._hand(situation)
-        taken = best_insert(hand, card_values(situation.view["discards"][-1]))[0]
+        top = situation.view["discards"][-1]
+        taken = best_insert(hand, card_values(top))[0]
         if level.worlds:
             pile = self._expected_pile_draw(situation, hand, level.worlds)
             take = taken < pile - 0.5
         else:
             take = taken <= evaluate(hand) - level.take_gain
-        return {"type": "draw", "from": "discard" if take else "pile"}
+        name = shiro_card(top)
+        if take:
+            why = {
+                "en": f"Takes the {name['en']} from the discards: it helps your hand more than "
+                "a card from the pile would on average.",
+                "ja": f"捨て札の{name['ja']}を取ります：山札から引く平均よりも手が良くなります。",
+            }
+        else:
+            why = {
+                "en": f"Draws from the pile: the {name['en']} on the discards helps your hand "
+                "less than a pile card would on average.",
+                "ja": f"山札から引きます：捨て札の{name['ja']}は山札の平均ほど手を良くしません。",
+            }
+        return {"type": "draw", "from": "discard" if take else "pile"}, why
 
     def _expected_pile_draw(self, situation: Situation, hand: list[Value], worlds: int) -> float:
         """Mean best evaluation after drawing the pile top, over sampled worlds."""
@@ -148,13 +193,20 @@ class KokutoRumPolicy(Policy):
             results.append(cache[text])
         return fmean(results)
 
-    def _insert(self, situation: Situation) -> Action:
+    def _insert(self, situation: Situation) -> tuple[Action, Why]:
         hand = self._hand(situation)
         texts = sorted({a["card"] for a in situation.legal}, key=lambda t: t[0] != "W")
         _, pos, up = best_insert(hand, (value(texts[0]), value(texts[-1])))
-        return {"type": "insert", "pos": pos, "card": texts[up]}
+        name = shiro_value(texts[up])
+        why = {
+            "en": f"Puts the card in at position {pos + 1}, {name['en']} up: your best "
+            "discard then leaves the least deadwood.",
+            "ja": f"{name['ja']}を上にして{pos + 1}番目に入れます："
+            "いちばん良い捨て札のあと、残り点数がいちばん少なくなります。",
+        }
+        return {"type": "insert", "pos": pos, "card": texts[up]}, why
 
-    def _discard(self, situation: Situation, level: Level) -> Action:
+    def _discard(self, situation: Situation, level: Level) -> tuple[Action, Why]:
         view = situation.view
         hand = self._hand(situation)
         discards = [a for a in situation.legal if a["type"] == "discard" and not a["knock"]]
@@ -165,17 +217,43 @@ class KokutoRumPolicy(Policy):
         can_knock_first = {"type": "knock"} in situation.legal
         knock_first = can_knock_first and nine < after
         mine = nine if knock_first else after
+        reason = KNOCK_REASON
         if level.worlds:
-            knock = self._knock_pays(situation, pos, knock_first, level.worlds)
+            knock, wins = self._knock_pays(situation, pos, knock_first, level.worlds)
+            where = sampled(level.worlds)
+            reason = {
+                "en": f"{where['en']}, the knock wins in {wins} of them",
+                "ja": f"{where['ja']}、ノックは{wins}回勝ちます",
+            }
         else:
             end_near = view["pile_count"] <= view["seats"]
             knock = mine <= level.knock_at + (3 if end_near else 0)
+        name = shiro_card(best["card"])
         if knock and knock_first:
-            return {"type": "knock"}
-        return {**best, "knock": knock}
+            why = {
+                "en": f"Knocks before discarding, with deadwood {mine}: {reason['en']}.",
+                "ja": f"捨てる前にノックします（残り点数{mine}）：{reason['ja']}。",
+            }
+            return {"type": "knock"}, why
+        if knock:
+            why = {
+                "en": f"Discards the {name['en']} and knocks with deadwood {mine}: {reason['en']}.",
+                "ja": f"{name['ja']}を捨ててノックします（残り点数{mine}）：{reason['ja']}。",
+            }
+        else:
+            why = {
+                "en": f"Discards the {name['en']}, leaving deadwood {after}: knocking now "
+                "would not pay yet.",
+                "ja": f"{name['ja']}を捨てます（残り点数{after}）："
+                "今ノックしてもまだ得になりません。",
+            }
+        return {**best, "knock": knock}, why
 
-    def _knock_pays(self, situation: Situation, pos: int, first: bool, worlds: int) -> bool:
-        """Whether knocking now beats playing on, judged over sampled worlds."""
+    def _knock_pays(
+        self, situation: Situation, pos: int, first: bool, worlds: int
+    ) -> tuple[bool, int]:
+        """Whether knocking now beats playing on, judged over sampled worlds, and in how
+        many of them the knock wins."""
         game, seat = situation.game, situation.seat
         view = situation.view
         last_card = view["pile_count"] == 0
@@ -197,9 +275,9 @@ class KokutoRumPolicy(Policy):
                 out = self._round_gains(game, world, seat, move)
                 waits.append(out[seat] - max(g for s, g in enumerate(out) if s != seat))
         if last_card:
-            return fmean(swings) > fmean(waits)
+            return fmean(swings) > fmean(waits), wins
         rate = wins / worlds
-        return rate >= 0.9 or (rate >= 0.7 and fmean(swings) >= 6)
+        return rate >= 0.9 or (rate >= 0.7 and fmean(swings) >= 6), wins
 
     @staticmethod
     def _round_gains(game: Any, world: Any, seat: int, move: Action) -> list[int]:

@@ -32,7 +32,9 @@ from functools import lru_cache
 from typing import Any
 
 from server.bots.contract import Decision, Policy, Situation
+from server.bots.why import Why
 from server.games import shirokuro_deck as deck
+from server.games.card_names import join, shiro_value
 from server.games.shirokuro_jong.hands import (
     Mentsu,
     WinContext,
@@ -42,6 +44,10 @@ from server.games.shirokuro_jong.hands import (
     mentsu_of,
     value_code,
 )
+from server.games.shirokuro_jong.hands import (
+    text as value_text,
+)
+from server.games.shirokuro_jong.helpers import dora_values, exposed_of
 
 Action = dict[str, Any]
 TENPAI_BONUS = 10.0
@@ -62,16 +68,6 @@ def code(text: str) -> int:
 def faces(card_text: str) -> tuple[int, int]:
     """The two values a card can show, white end first."""
     return code(card_text[:2]), code(card_text[3:])
-
-
-def exposed_of(melds: Sequence[Sequence[str]]) -> list[Mentsu]:
-    """Exposed melds (lists of held texts) as mentsu."""
-    out = []
-    for meld in melds:
-        m = mentsu_of(*sorted(code(t) for t in meld))
-        if m is not None:
-            out.append(m)
-    return out
 
 
 def unseen_cards(view: dict[str, Any]) -> list[str]:
@@ -203,6 +199,61 @@ def best_discard(
     return best
 
 
+WIN_WHY = {
+    "ron": {"en": "Ron: this discard completes your hand.", "ja": "ロン：この捨て札で和了です。"},
+    "tsumo": {"en": "Tsumo: your hand is complete.", "ja": "ツモ：手が完成しています。"},
+}
+NEXT_WHY = {"en": "Ready for the next round.", "ja": "次の局へ進みます。"}
+
+
+def hard_why(view: dict[str, Any], action: Action, hand: list[int], exposed: list[Mentsu]) -> Why:
+    """Hard's reason for a rotation, an insertion, a discard or a claim answer."""
+    kind = action["type"]
+    if kind == "rotate":
+        if action["flip"]:
+            return {
+                "en": "Rotates your hand: turned around, it is closer to winning.",
+                "ja": "手札を回転します：逆向きのほうが和了に近いからです。",
+            }
+        return {
+            "en": "Keeps the hand as dealt: it is closer to winning than rotated.",
+            "ja": "配られたままにします：回転するより和了に近いからです。",
+        }
+    if kind == "discard":
+        i = action["index"]
+        rest = hand[:i] + hand[i + 1 :]
+        name = shiro_value(value_text(hand[i]))
+        mask = wait_mask(rest, 2 - len(exposed))
+        if mask:
+            waits = join([shiro_value(value_text(v)) for v in range(12) if mask >> v & 1])
+            return {
+                "en": f"Discards your {name['en']}: tenpai, waiting on {waits['en']}.",
+                "ja": f"{name['ja']}を捨てて聴牌：{waits['ja']}待ちです。",
+            }
+        return {
+            "en": f"Discards your {name['en']}: the rest has the best chances after the next draw.",
+            "ja": f"{name['ja']}を捨てます：残りが次のツモでいちばん良くなります。",
+        }
+    if kind == "insert":
+        value = shiro_value(view["drawn"] if action["up"] == "W" else view["drawn"][3:])
+        return {
+            "en": f"Puts the drawn card in at position {action['index'] + 1}, {value['en']} "
+            "up: the best hand once you discard.",
+            "ja": f"引いた札を{value['ja']}を上にして{action['index'] + 1}番目に入れます："
+            "捨てたあといちばん良い手になります。",
+        }
+    if kind in ("pon", "chii"):
+        call = {"pon": ("Pon", "ポン"), "chii": ("Chii", "チー")}[kind]
+        return {
+            "en": f"Calls {call[0]}: the hand after the call is clearly better than now.",
+            "ja": f"{call[1]}します：鳴いたあとの手が今よりはっきり良くなります。",
+        }
+    return {
+        "en": "Passes: calling would not make your hand better enough to give up a draw.",
+        "ja": "パスします：鳴いてもツモを1回捨てるほど手が良くなりません。",
+    }
+
+
 class ShirokuroJongPolicy(Policy):
     """Shape-and-outs play; Hard adds points, calls and a draw of lookahead."""
 
@@ -216,10 +267,10 @@ class ShirokuroJongPolicy(Policy):
         rng = situation.rng
         for kind in ("ron", "tsumo"):
             if {"type": kind} in legal:
-                return Decision({"type": kind}, rng.randint(500, 1000))
+                return Decision({"type": kind}, rng.randint(500, 1000), WIN_WHY[kind])
         kind = legal[0]["type"]
         if kind == "next":
-            return Decision(legal[0], rng.randint(1500, 2500))
+            return Decision(legal[0], rng.randint(1500, 2500), NEXT_WHY)
         view = situation.view
         hand = [code(t) for t in view["hand"]]
         exposed = exposed_of(view["melds"][situation.seat])
@@ -227,7 +278,15 @@ class ShirokuroJongPolicy(Policy):
         if kind == "insert":
             win = best_tsumo_insert(view, situation.seat, legal, hand, exposed)
             if win is not None:
-                return Decision(win, rng.randint(600, 1400))
+                points, action = win
+                value = shiro_value(view["drawn"] if action["up"] == "W" else view["drawn"][3:])
+                why = {
+                    "en": f"Puts the drawn card in {value['en']} up: Tsumo then scores "
+                    f"{points} points, the most of any place.",
+                    "ja": f"引いた札を{value['ja']}を上にして入れると、ツモで{points}点、"
+                    "いちばん高くなります。",
+                }
+                return Decision(action, rng.randint(600, 1400), why)
         easy = situation.difficulty == "easy"
         if easy and kind in ("insert", "discard") and rng.random() < 0.33:
             return Decision(rng.choice(legal), rng.randint(700, 1500))
@@ -242,7 +301,8 @@ class ShirokuroJongPolicy(Policy):
         else:
             action = self._claim(situation, legal, hand, exposed, supply)
         delay = rng.randint(400, 900) if kind in ("pass", "pon", "chii") else rng.randint(600, 1400)
-        return Decision(action, delay)
+        hard = situation.difficulty == "hard"
+        return Decision(action, delay, hard_why(view, action, hand, exposed) if hard else None)
 
     # -- the choices -------------------------------------------------------------------
     def _rotate(self, texts: list[str], exposed: list[Mentsu], supply: Sequence[int]) -> Action:
@@ -343,17 +403,6 @@ def outlook(view: dict[str, Any], seat: int) -> Outlook:
     return Outlook(supply, unseen, ctx, dora)
 
 
-def dora_values(view: dict[str, Any]) -> frozenset[int]:
-    """The values that count as Dora by the room's option (none before it is turned up)."""
-    if view["dora"] is None:  # not turned up yet (S14)
-        return frozenset()
-    white, black = faces(view["dora"])
-    if view["options"]["dora"] == "either_number":
-        numbers = {white % 6, black % 6}
-        return frozenset(v for v in range(12) if v % 6 in numbers)
-    return frozenset((white, black))
-
-
 def tsumo_context(view: dict[str, Any], seat: int) -> WinContext:
     """How a Tsumo by `seat` after this turn's draw would score, read from its view.
 
@@ -374,9 +423,9 @@ def tsumo_context(view: dict[str, Any], seat: int) -> WinContext:
 
 def best_tsumo_insert(
     view: dict[str, Any], seat: int, legal: list[Action], hand: list[int], exposed: list[Mentsu]
-) -> Action | None:
-    """The insertion of the drawn card whose Tsumo scores most (the first in legal order of
-    equal ones), or None when no insertion makes a hand the room lets win."""
+) -> tuple[int, Action] | None:
+    """(points, insertion) of the drawn card whose Tsumo scores most (the first in legal
+    order of equal ones), or None when no insertion makes a hand the room lets win."""
     drawn = faces(view["drawn"])
     ctx = tsumo_context(view, seat)
     melded = meld_values(exposed)
@@ -387,7 +436,7 @@ def best_tsumo_insert(
         found = best_score(trial, exposed, melded, ctx, view["options"]["min_yaku"])
         if found is not None and (best is None or found[0] > best[0]):
             best = (found[0], action)
-    return None if best is None else best[1]
+    return best
 
 
 def meld_values(exposed: Sequence[Mentsu]) -> list[int]:

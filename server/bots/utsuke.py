@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.bots.contract import Decision, Policy, Situation
+from server.bots.why import ONLY_MOVE, Why, sampled
+from server.games.card_names import colour_card
 from server.games.utsuke.cards import COLOUR_OF, NUMBER_OF, legal_cards, npc_card, trick_winner
 from server.games.utsuke.engine import MAX_GUESS, UtsukeState
 
@@ -120,31 +122,42 @@ class UtsukePolicy(Policy):
         delay = rng.randint(*DELAY_MS)
         local = random.Random(rng.next64())
         if situation.legal[0]["type"] == "guess":
-            return Decision({"type": "guess", "value": self._guess(situation, level, local)}, delay)
+            guess, why = self._guess(situation, level, local)
+            return Decision({"type": "guess", "value": guess}, delay, why)
         cards = [a["card"] for a in situation.legal]
         if len(cards) == 1:
-            return Decision(situation.legal[0], delay)
+            return Decision(situation.legal[0], delay, ONLY_MOVE)
         if level.slip and local.random() < level.slip:
             return Decision({"type": "play", "card": local.choice(cards)}, delay)
         if level.search_worlds:
-            card = self._search(situation, level, cards, local)
-        else:
-            card = self._steer_from_view(situation.view, situation.seat, cards)
+            card, why = self._search(situation, level, cards, local)
+            return Decision({"type": "play", "card": card}, delay, why)
+        card = self._steer_from_view(situation.view, situation.seat, cards)
         return Decision({"type": "play", "card": card}, delay)
 
     # -- guessing --------------------------------------------------------------------
-    def _guess(self, situation: Situation, level: Level, rng: random.Random) -> int:
+    def _guess(
+        self, situation: Situation, level: Level, rng: random.Random
+    ) -> tuple[int, Why | None]:
+        """The guess, and why when it comes from sampled rounds."""
         if not level.guess_worlds:
-            return easy_guess(situation.view, rng)
+            return easy_guess(situation.view, rng), None
         counts = [0] * (MAX_GUESS + 1)
         for _ in range(level.guess_worlds):
             world: UtsukeState = situation.sample_world()
             tricks = rollout(world, situation.seat, None, rng)
             counts[tricks[world.seats]] += 1
-        return max(
+        guess = max(
             range(MAX_GUESS + 1),
             key=lambda g: sum(n * guess_utility(g, lord) for lord, n in enumerate(counts) if n),
         )
+        where, n = sampled(level.guess_worlds), counts[guess]
+        return guess, {
+            "en": f"Guesses {guess}: played out {where['en']}, the Lord took {guess} "
+            f"tricks {n} times, the best bet.",
+            "ja": f"{guess}と予想：{where['ja']}、殿が{guess}トリックを取ったのは{n}回で、"
+            "いちばん当たりやすい数です。",
+        }
 
     # -- play ------------------------------------------------------------------------
     def _steer_from_view(self, view: dict[str, Any], seat: int, cards: list[str]) -> str:
@@ -167,7 +180,7 @@ class UtsukePolicy(Policy):
 
     def _search(
         self, situation: Situation, level: Level, cards: list[str], rng: random.Random
-    ) -> str:
+    ) -> tuple[str, Why]:
         """Flat Monte Carlo over sampled worlds: the card with the best mean outcome."""
         seat, view = situation.seat, situation.view
         # A rollout plays out every card still in a hand, NPC rows included.
@@ -181,7 +194,15 @@ class UtsukePolicy(Policy):
             for card in cards:
                 tricks = rollout(world, seat, card, rng)
                 totals[card] += outcome_value(tricks, world.seats, seat, view)
-        return max(cards, key=lambda c: totals[c])
+        card = max(cards, key=lambda c: totals[c])
+        name, where = colour_card(card), sampled(worlds)
+        lord, guess = view["lord_tricks"], view["guess"]
+        return card, {
+            "en": f"The Lord has {lord} of the {guess} tricks you guessed: {where['en']}, "
+            f"the {name['en']} steers him best toward your guess without Uchikubi.",
+            "ja": f"殿のトリックは{lord}、あなたの予想は{guess}：{where['ja']}、"
+            f"{name['ja']}が打ち首を避けつつ予想にいちばん近づけます。",
+        }
 
 
 def outcome_value(tricks: list[int], seats: int, seat: int, view: dict[str, Any]) -> float:

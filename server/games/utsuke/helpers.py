@@ -33,6 +33,6 @@ def helpers(view: View) -> list[dict[str, Any]]:
         {
             "id": "lord_tricks",
             "en": f"The Lord has taken {_tricks(lord)}; you guessed {guess}: {en_more}.",
-            "ja": f"殿様のトリックは{lord}、あなたの予想は{guess}：{ja_more}。",
+            "ja": f"殿のトリックは{lord}、あなたの予想は{guess}：{ja_more}。",
         }
     ]
