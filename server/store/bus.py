@@ -111,6 +111,36 @@ class MemoryBus(Bus):
 
 
 _Queued = tuple[str, bytes, "asyncio.Future[int]"]
+Receivers = dict[bytes, tuple[Receiver, Reset | None]]
+
+
+def take_push(
+    reply: Any,
+    receivers: Receivers,
+    confirming: dict[bytes, asyncio.Future[None]],
+    sharded: bool = False,
+) -> tuple[bytes, bytes] | None:
+    """Handle one reply on a subscriber connection: a message goes to its channel's
+    receiver, a subscription's answer settles the future awaiting it (`sharded`: the
+    replies to SSUBSCRIBE). Anything else on a channel (an unsubscription) is returned as
+    (kind, channel) for the caller; None once handled, or for a reply of another shape."""
+    if not isinstance(reply, list) or len(reply) != 3:
+        return None
+    kind, name, data = reply
+    if kind == (b"smessage" if sharded else b"message"):
+        entry = receivers.get(name)
+        if entry is not None:
+            try:
+                entry[0](data)
+            except Exception:  # one bad message must not stop the others
+                log.exception("bus receiver of %r failed", name)
+    elif kind == (b"ssubscribe" if sharded else b"subscribe"):
+        confirmed = confirming.get(name)
+        if confirmed is not None and not confirmed.done():
+            confirmed.set_result(None)
+    else:
+        return kind, name
+    return None
 
 
 class RedisBus(Bus):
@@ -141,7 +171,7 @@ class RedisBus(Bus):
             self._finder.on_switch(self._subscriber.drop)
         self._queue: list[_Queued] = []
         self._flusher: asyncio.Task[None] | None = None
-        self._receivers: dict[bytes, tuple[Receiver, Reset | None]] = {}
+        self._receivers: Receivers = {}
         self._confirming: dict[bytes, asyncio.Future[None]] = {}
         self._resubscriber: asyncio.Task[None] | None = None
         self._closed = False
@@ -202,20 +232,7 @@ class RedisBus(Bus):
 
     def _pushed(self, reply: Any) -> None:
         """A reply on the subscriber connection: a message, or a (un)subscribe answer."""
-        if not isinstance(reply, list) or len(reply) != 3:
-            return
-        kind, name, data = reply
-        if kind == b"message":
-            entry = self._receivers.get(name)
-            if entry is not None:
-                try:
-                    entry[0](data)
-                except Exception:  # one bad message must not stop the others
-                    log.exception("bus receiver of %r failed", name)
-        elif kind == b"subscribe":
-            confirmed = self._confirming.get(name)
-            if confirmed is not None and not confirmed.done():
-                confirmed.set_result(None)
+        take_push(reply, self._receivers, self._confirming)
 
     def _lost(self, exc: Exception | None) -> None:
         if self._closed or self._resubscriber is not None:

@@ -29,7 +29,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from server.store import topology
-from server.store.bus import RESUBSCRIBE_DELAYS, Bus, Receiver, Reset, settled
+from server.store.bus import RESUBSCRIBE_DELAYS, Bus, Receiver, Receivers, Reset, settled, take_push
 from server.store.cluster import REDIRECTS, SlotMap, node_address
 from server.store.resp import Command, RespConnection
 from server.store.topology import Address
@@ -51,7 +51,7 @@ class ClusterBus(Bus):
         self._queue: list[_Queued] = []
         self._flusher: asyncio.Task[None] | None = None
         # channel -> (receiver, on_reset); where each is subscribed now
-        self._receivers: dict[bytes, tuple[Receiver, Reset | None]] = {}
+        self._receivers: Receivers = {}
         self._placed: dict[bytes, Address] = {}
         self._confirming: dict[bytes, asyncio.Future[None]] = {}
         self._orphans: set[bytes] = set()  # to subscribe again
@@ -208,21 +208,11 @@ class ClusterBus(Bus):
                 if not confirmed.done() and slot in (None, key_slot(name)):
                     confirmed.set_exception(_Redirected(message))
             return
-        if not isinstance(reply, list) or len(reply) != 3:
+        unasked = take_push(reply, self._receivers, self._confirming, sharded=True)
+        if unasked is None:
             return
-        kind, name, data = reply
-        if kind == b"smessage":
-            entry = self._receivers.get(name)
-            if entry is not None:
-                try:
-                    entry[0](data)
-                except Exception:  # one bad message must not stop the others
-                    log.exception("bus receiver of %r failed", name)
-        elif kind == b"ssubscribe":
-            asked = self._confirming.get(name)
-            if asked is not None and not asked.done():
-                asked.set_result(None)
-        elif kind == b"sunsubscribe" and name in self._receivers and name in self._placed:
+        kind, name = unasked
+        if kind == b"sunsubscribe" and name in self._receivers and name in self._placed:
             # Not asked for: the slot left this node (a failover, a resharding).
             del self._placed[name]
             self._orphan([name])

@@ -23,7 +23,7 @@ import contextlib
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +32,7 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from server.store import codec
 from server.store.group_commit import SAVE_SCRIPT, redis_key
 from server.store.redis_store import RedisStore
-from tests.bench.bench_store import figures, redis_server, sample_room
+from tests.bench.bench_store import figures, redis_server, sample_room, saving
 from tests.ha.topologies import ClusterSetup
 
 TTL_MS = 3_600_000
@@ -95,31 +95,16 @@ async def grouped(
     codes = [f"R{i}" for i in range(rooms)]
     for code in codes:
         await store.create(code, blob)
-    save = store.save
+    save: Callable[..., Awaitable[None]] = store.save
     client = None
     if redis_py:
         nodes = [ClusterNode(host, port) for host, port in store.topology.nodes]
         client = RedisCluster(startup_nodes=nodes)
-        sha = await client.script_load(SAVE_SCRIPT)
-        commit = PipelineCommit(client, sha, prefix)
-
-        def save(code: str, version: int, blob: bytes, log: Any = None, delta: bool = False) -> Any:
-            return commit.save(code, version, blob, log or [])
-
-    latencies: list[float] = []
-    stop = time.perf_counter() + seconds
-
-    async def room(code: str) -> None:
-        version = 1
-        while time.perf_counter() < stop:
-            version += 1
-            t0 = time.perf_counter()
-            await save(code, version, blob, [entry])
-            latencies.append(time.perf_counter() - t0)
-
-    cpu, began = time.process_time(), time.perf_counter()
-    await asyncio.gather(*(room(c) for c in codes))
-    spent, cpu = time.perf_counter() - began, time.process_time() - cpu
+        commit = PipelineCommit(client, await client.script_load(SAVE_SCRIPT), prefix)
+        save = commit.save
+    cpu = time.process_time()
+    latencies, spent = await saving(save, codes, blob, entry, seconds)
+    cpu = time.process_time() - cpu
     if client is not None:
         await client.aclose()
     await store.aclose()

@@ -20,7 +20,7 @@ import subprocess
 import tempfile
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from typing import Any
 
 from server.rooms.actor.clock import RealClock
@@ -101,6 +101,21 @@ async def bench_grouped(
     codes = [f"R{i}" for i in range(rooms)]
     for code in codes:
         await store.create(code, blob)
+    latencies, spent = await saving(store.save, codes, blob, entry, seconds)
+    await store.aclose()
+    return figures(latencies, spent)
+
+
+async def saving(
+    save: Callable[..., Awaitable[None]],
+    codes: list[str],
+    blob: bytes,
+    entry: dict[str, Any],
+    seconds: float,
+) -> tuple[list[float], float]:
+    """Each room of `codes` (created at version 1) saving `blob` and `entry` back to back
+    for `seconds` through `save(code, version, blob, log)`: every save's latency, and the
+    time it all took."""
     latencies: list[float] = []
     stop = time.perf_counter() + seconds
 
@@ -109,14 +124,12 @@ async def bench_grouped(
         while time.perf_counter() < stop:
             version += 1
             t0 = time.perf_counter()
-            await store.save(code, version, blob, [entry])
+            await save(code, version, blob, [entry])
             latencies.append(time.perf_counter() - t0)
 
     began = time.perf_counter()
     await asyncio.gather(*(room(c) for c in codes))
-    spent = time.perf_counter() - began
-    await store.aclose()
-    return figures(latencies, spent)
+    return latencies, time.perf_counter() - began
 
 
 async def bench_load(url: str, blob: bytes, count: int) -> str:

@@ -9,24 +9,21 @@ a cluster of their own, so that nothing they do reaches another test.
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import redis
 
-from client.lib import Client
 from server.store import topology
 from server.store.cluster import ShardedSaves, slot_of
 from server.store.cluster_bus import ClusterBus
 from server.store.redis_store import RedisStore
 from server.store.store import StoreError
-from tests.ha.test_sentinel import bounded, humans_room, moves_missing, player
+from tests.ha.drill import Load, two_servers
 from tests.ha.topologies import ClusterSetup, until
 from tests.net.conftest import CLEAN_EXIT, ServerProcess
 from tests.store.helpers import until as arrives
@@ -99,7 +96,7 @@ async def test_rooms_spread_over_the_shards_and_each_room_stays_on_one(
     assert sorted(shards) == codes
     assert all(len(ports) == 1 for ports in shards.values()), shards
     # The saves went out one batch per primary: a lean connection to each.
-    assert len(store._saves.nodes) == len(nodes)  # type: ignore[union-attr]
+    assert isinstance(store._saves, ShardedSaves) and len(store._saves.nodes) == len(nodes)
 
 
 async def test_a_stale_slot_map_is_followed_by_the_saves_and_the_bus(
@@ -175,7 +172,8 @@ async def test_a_migrating_slot_is_followed_with_asking_then_moved(
         # The slot is the target's now: the source answers MOVED, and the map follows.
         await store.save("MG", 4, b"v4")
         assert target.hget("m:room:{MG}", "ver") == b"4"
-        assert store._saves.slots.owners[slot] == ("127.0.0.1", target_port)  # type: ignore[union-attr]
+        assert isinstance(store._saves, ShardedSaves)
+        assert store._saves.slots.owners[slot] == ("127.0.0.1", target_port)
         loaded = await store.load("MG")
         assert loaded is not None and loaded.version == 4
         assert len(await store.read_log("MG")) == 2
@@ -191,11 +189,11 @@ async def test_each_shard_waits_for_its_own_replica(own_cluster: ClusterSetup) -
     nodes = primaries(own_cluster.url)
     try:
         # A room on each shard.
-        saves = store._saves
         by_port: dict[int, str] = {}
         for i in range(200):
-            address = saves.slots.owners[slot_of("w:", f"W{i}")]  # type: ignore[union-attr]
-            by_port.setdefault(address[1], f"W{i}")
+            by_port.setdefault(holder(own_cluster.url, slot_of("w:", f"W{i}")), f"W{i}")
+            if len(by_port) == len(nodes):
+                break
         assert len(by_port) == len(nodes)
         for code in by_port.values():
             await store.create(code, b"v1")
@@ -235,50 +233,24 @@ def longest_wait(stamps: list[list[float]], since: float, which: list[int]) -> f
 def servers(
     own_cluster: ClusterSetup, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    monkeypatch.setenv("ZASHIKI_LEASE_MS", "3000")
-    # DRILL_DURABILITY=primary shows what the drill catches: acknowledged moves lost.
-    monkeypatch.setenv("ZASHIKI_DURABILITY", os.environ.get("DRILL_DURABILITY", "replica"))
-    a = ServerProcess(own_cluster.url, tmp_path / "a.log")
-    b = ServerProcess(own_cluster.url, tmp_path / "b.log")
-    a.start()
-    try:
-        b.start()
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+    with two_servers(own_cluster.url, tmp_path, monkeypatch) as both:
+        yield both
 
 
 async def test_killing_a_shards_primary_under_load_loses_no_acknowledged_move(
     own_cluster: ClusterSetup, servers: tuple[ServerProcess, ServerProcess]
 ) -> None:
     a, b = servers
-    async with bounded("making the rooms", 30):
-        rooms = [await humans_room(Client((a, b)[i % 2].url)) for i in range(ROOMS)]
-        conns = [
-            await Client((b, a)[i % 2].url).connect(code, tokens[half : half + 2])
-            for i, (code, tokens) in enumerate(rooms)
-            for half in (0, 2)
-        ]
+    load = Load()
+    await load.start(servers, ROOMS)
     # The primary to kill: the one holding the first room.
-    dead = holder(own_cluster.url, slot_of("zk:", rooms[0][0]))
-    on_dead = [c for c, _ in rooms if holder(own_cluster.url, slot_of("zk:", c)) == dead]
+    dead = holder(own_cluster.url, slot_of("zk:", load.rooms[0][0]))
+    on_dead = [c for c, _ in load.rooms if holder(own_cluster.url, slot_of("zk:", c)) == dead]
     # (Two connections per room, in the rooms' order.)
-    dead_conns = [i for i in range(len(conns)) if rooms[i // 2][0] in on_dead]
-    other_conns = [i for i in range(len(conns)) if i not in dead_conns]
-    acked: list[list[tuple[int, dict[str, Any]]]] = [[] for _ in conns]
-    stamps: list[list[float]] = [[] for _ in conns]
-    refused: list[str] = []
-    stop = asyncio.Event()
-    players = [
-        asyncio.create_task(player(conn, acked[i], stamps[i], refused, stop))
-        for i, conn in enumerate(conns)
-    ]
+    dead_conns = [i for i in range(len(load.conns)) if load.rooms[i // 2][0] in on_dead]
+    other_conns = [i for i in range(len(load.conns)) if i not in dead_conns]
     try:
-        deadline = time.monotonic() + 20
-        while not all(len(s) >= 5 for s in stamps):
-            assert time.monotonic() < deadline, f"not every room plays: {refused}"
-            await asyncio.sleep(0.05)
+        await load.every_room_plays()
         await asyncio.sleep(1.0)
         # The replica falls behind (stopped, its link cut: the primary sends it nothing
         # more), then the primary dies and the replica goes on: what only the primary had
@@ -293,45 +265,26 @@ async def test_killing_a_shards_primary_under_load_loses_no_acknowledged_move(
         own_cluster.procs[replica].send_signal(signal.SIGCONT)
 
         def promoted() -> bool:
-            return (
-                dead not in own_cluster.primary_ports()
-                and len(own_cluster.primary_ports()) == own_cluster.primaries
-            )
+            now = own_cluster.primary_ports()
+            return dead not in now and len(now) == own_cluster.primaries
 
         await asyncio.to_thread(until, promoted, 30, "a replica taking over")
         failover_s = time.monotonic() - killed_at
         own_cluster.restart(dead)  # it rejoins as a replica of the new primary
-
-        def all_back() -> bool:
-            return all(s and s[-1] > killed_at for s in stamps)
-
-        deadline = killed_at + RECOVERY_BOUND_S
-        while not all_back() and time.monotonic() < deadline:
-            await asyncio.sleep(0.05)
-        assert all_back(), f"rooms never answered again: {a.output()}\n{b.output()}"
+        back_all = await load.all_back(killed_at, RECOVERY_BOUND_S)
+        assert back_all, f"rooms never answered again: {a.output()}\n{b.output()}"
         await asyncio.sleep(1.0)  # moves on after the failover
     finally:
-        stop.set()
-        async with bounded("closing the connections", 60):
-            await asyncio.gather(*players, return_exceptions=True)
-            for conn in conns:
-                await conn.close()
+        await load.stop()
     print(
         f"\ncluster drill: a replica took over {failover_s:.2f} s after kill -9 of the primary "
         f"holding {len(on_dead)} of {ROOMS} rooms; their longest wait for a move "
-        f"{longest_wait(stamps, killed_at, dead_conns):.2f} s, the other rooms' "
-        f"{longest_wait(stamps, killed_at, other_conns):.2f} s; "
-        f"{sum(len(s) for s in stamps)} moves "
-        f"acknowledged, {len(refused)} refused or unanswered ({sorted(set(refused))})"
+        f"{longest_wait(load.stamps, killed_at, dead_conns):.2f} s, the other rooms' "
+        f"{longest_wait(load.stamps, killed_at, other_conns):.2f} s; "
+        f"{load.moves()} moves acknowledged, {len(load.refused)} refused or unanswered "
+        f"({sorted(set(load.refused))})"
     )
-    lost = 0
-    reader = RedisStore(own_cluster.url, durability="primary")
-    async with bounded("reading the logs", 30):
-        await reader.start()
-        for i, (code, _) in enumerate(rooms):
-            log = [(e["s"], e["a"]) for e in await reader.read_log(code) if e["k"] == "m"]
-            lost += moves_missing(acked[2 * i] + acked[2 * i + 1], log)
-        await reader.aclose()
+    lost = await load.lost(own_cluster.url)
     print(f"cluster drill: {lost} acknowledged moves lost")
     assert lost == 0
     assert a.alive() and b.alive()
