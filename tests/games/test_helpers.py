@@ -219,6 +219,24 @@ def test_jong_first_turn_wins_match_the_engine() -> None:
     assert "Renhou" not in game.helpers(game.view(drew, 1))[1]["en"]
 
 
+def test_jong_a_win_the_room_refuses_offers_no_move() -> None:
+    """With the two-yaku minimum, a one-yaku win is said so, and no Tsumo is offered."""
+    game = registry.get("shirokuro_jong")
+    state = table(
+        ["W6/B1 B6 B6 W1 W1 B2 B4 W6", "W1 W2 W3 B3 B3 B3 W5"],
+        pile=["W5/B2"],
+        options={"min_yaku": 2},
+    )
+    play(state, (0, {"type": "discard", "index": 0}))
+    state.discards[1], state.draws[1] = [state.discards[0][0]], 1  # not the first draw
+    pass_all(state)
+    lines = lines_of(game, state, 1)
+    assert "would have only 1 yaku" in lines[1]["en"] and "move" not in lines[1]
+    play(state, (1, {"type": "insert", "index": 7, "up": "W"}))
+    (line,) = lines_of(game, state, 1)
+    assert line["en"].startswith("Tsumo now would have only 1 yaku") and "move" not in line
+
+
 # -- Kokuto Rum ---------------------------------------------------------------------------
 def check_kokuto(game: Game, state: Any, seat: int) -> int:
     """Check one seat's Kokuto lines against the engine's scoring; the checks made."""

@@ -187,7 +187,8 @@ def helpers(view: View) -> list[dict[str, Any]]:
         if fewest is None:
             return []
         found = best_score(vals, exposed, melded, ctx, min_yaku)
-        return [score_line(found, fewest, min_yaku, None, {"type": "tsumo"})]
+        move = {"type": "tsumo"} if found is not None else None
+        return [score_line(found, fewest, min_yaku, None, move)]
     if len(vals) != size - 1:
         return []
     wanted = waits(vals, exposed)
