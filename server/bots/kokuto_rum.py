@@ -202,7 +202,7 @@ class KokutoRumPolicy(Policy):
             "en": f"Puts the card in at position {pos + 1}, {name['en']} up: your best "
             "discard then leaves the least deadwood.",
             "ja": f"{name['ja']}を上にして{pos + 1}番目に入れます："
-            "いちばん良い捨て札のあと、残り点数がいちばん少なくなります。",
+            "いちばん良い捨て札のあと、手札の点数がいちばん低くなります。",
         }
         return {"type": "insert", "pos": pos, "card": texts[up]}, why
 
@@ -232,19 +232,19 @@ class KokutoRumPolicy(Policy):
         if knock and knock_first:
             why = {
                 "en": f"Knocks before discarding, with deadwood {mine}: {reason['en']}.",
-                "ja": f"捨てる前にノックします（残り点数{mine}）：{reason['ja']}。",
+                "ja": f"捨てる前にノックします（手札の点数{mine}）：{reason['ja']}。",
             }
             return {"type": "knock"}, why
         if knock:
             why = {
                 "en": f"Discards the {name['en']} and knocks with deadwood {mine}: {reason['en']}.",
-                "ja": f"{name['ja']}を捨ててノックします（残り点数{mine}）：{reason['ja']}。",
+                "ja": f"{name['ja']}を捨ててノックします（手札の点数{mine}）：{reason['ja']}。",
             }
         else:
             why = {
                 "en": f"Discards the {name['en']}, leaving deadwood {after}: knocking now "
                 "would not pay yet.",
-                "ja": f"{name['ja']}を捨てます（残り点数{after}）："
+                "ja": f"{name['ja']}を捨てます（手札の点数{after}）："
                 "今ノックしてもまだ得になりません。",
             }
         return {**best, "knock": knock}, why

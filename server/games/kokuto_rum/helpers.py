@@ -126,7 +126,7 @@ def knock_line(view: View) -> dict[str, Any] | None:
     return {
         "id": "knock",
         "en": f"You can knock now (deadwood {deadwood}, {how['en']}).",
-        "ja": f"今ノックできます（{how['ja']}、残り点数{deadwood}）。",
+        "ja": f"今ノックできます（{how['ja']}、手札の点数{deadwood}）。",
         "move": move,
     }
 
