@@ -11,8 +11,10 @@ layers below (bots, games, store), never web:
   views, presence and cover, its clock and the attachments it publishes to.
 - `relay/`: reaching a room another server process runs, over the store's bus.
 
-On top, directly here: `manager.py`, what the web layer calls; `live.py`, the rooms this
-process runs (loading, leases, housekeeping, handover); `lobby.py`, a new room's checked
-settings; `errors.py`, the RoomError every part raises. tests/test_layers.py holds every
+On top, directly here: `manager.py`, what the web layer calls; `routing.py`, where each
+input goes (the room here, or the process that runs it); `live.py`, the rooms this
+process runs (loading, leases, housekeeping, handover), with `stopping.py` stopping them
+all at shutdown; `lobby.py`, a new room's checked settings; `errors.py`, the RoomError
+every part raises. tests/test_layers.py holds every
 module to these rules.
 """

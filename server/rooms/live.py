@@ -29,16 +29,13 @@ from server.rooms.actor.room import Room, summary_of_blob
 from server.rooms.errors import RoomError
 from server.rooms.relay.endpoint import Handed, Relay
 from server.rooms.seats.seat import normalize_code
+from server.rooms.stopping import stop_all
 from server.store.store import Store, StoreError
 
 log = logging.getLogger(__name__)
 
 LEASE_MS = 30_000
 UNLOAD_AFTER_MS = 5 * 60_000
-# At shutdown, how long a room may wait for the store to take its last save and lease:
-# past it the room is stopped anyway and named in the log, so that a process whose
-# store is down still stops every room and exits.
-STOP_WAIT_S = 5.0
 # Why a room stopped running here, as the log says it (`unload`'s reasons).
 STOPPED = {
     "server_shutdown": "the server is stopping; saved, lease given up",
@@ -89,13 +86,13 @@ class LiveRooms:
         self._schedule_housekeeping()
 
     async def aclose(self) -> None:
-        """Finish background work, stop every room and give up its lease."""
+        """Finish background work, stop every room and give up its lease (stopping.py)."""
         self.closed = True
         if self._housekeeping is not None:
             self._housekeeping.cancel()
         while self._background:
             await asyncio.gather(*self._background)
-        await self._stop_all()
+        await stop_all(self.rooms, self.unload)
 
     async def drain(self) -> int:
         """Stop running rooms here, for the process to stop without a gap: load no more,
@@ -104,37 +101,7 @@ class LiveRooms:
         Returns how many rooms were stopped; `aclose` does the rest. A lease the store
         does not take back (an outage) is left to lapse: the stop goes on."""
         self.closed = True
-        return await self._stop_all()
-
-    async def _stop_all(self) -> int:
-        """Stop every live room at once, each waiting at most STOP_WAIT_S for the store;
-        the rooms whose last changes the store did not take are named in the log (each
-        keeps its last save). Returns how many rooms were stopped."""
-        codes = list(self.rooms)
-        saved = await asyncio.gather(*(self._stop_within(code) for code in codes))
-        unsaved = [code for code, ok in zip(codes, saved, strict=True) if not ok]
-        if unsaved:
-            log.error(
-                "%d rooms stopped without their last changes saved (the store did not take"
-                " them within %.0f s; each keeps its last save): %s",
-                len(unsaved),
-                STOP_WAIT_S,
-                " ".join(unsaved),
-                extra={"event": "unsaved"},
-            )
-        return len(codes)
-
-    async def _stop_within(self, code: str) -> bool:
-        """Stop one room for shutdown; False when the store did not take its last save."""
-        room = self.rooms.get(code)
-        if room is None:
-            return True
-        try:
-            await asyncio.wait_for(self.unload(code, "server_shutdown"), STOP_WAIT_S)
-        except TimeoutError:  # its save still unanswered: stopped all the same
-            room.halt()
-            return False
-        return room.retry_at is None and not room.dirty
+        return await stop_all(self.rooms, self.unload)
 
     async def settled(self) -> None:
         """Wait until background work and every live room's queued inputs are done."""

@@ -7,9 +7,9 @@ Every method raises `RoomError` (stable `code`) on refusal.
 Given a `bus`, it also serves rooms that another process runs (the lease holder): attach,
 take_seat and start_match go there through the relay (relay/), and the rooms run here
 serve the other processes' clients. Without one, such a room is refused with
-`room_elsewhere`. Rooms run here take the same path as without a bus. Which rooms run
-here, their leases and their handover between processes are live.py's; a new room's
-settings are checked by lobby.py.
+`room_elsewhere`. Rooms run here take the same path as without a bus. Where each input
+goes is routing.py's; which rooms run here, their leases and their handover between
+processes are live.py's; a new room's settings are checked by lobby.py.
 
 Typical use by the web layer::
 
@@ -45,6 +45,7 @@ from server.rooms.errors import RoomError
 from server.rooms.live import LEASE_MS, UNLOAD_AFTER_MS, LiveRooms
 from server.rooms.lobby import new_room
 from server.rooms.relay.endpoint import REQUEST_TIMEOUT_S, Relay, RemoteAttachment
+from server.rooms.routing import Attached, Routes
 from server.rooms.seats.names import clean_name
 from server.rooms.seats.seat import hash_token, new_code, new_token, normalize_code
 from server.rooms.seats.your_rooms import MAX_ENTRIES, seat_status
@@ -55,12 +56,6 @@ log = logging.getLogger(__name__)
 
 __all__ = ["LEASE_MS", "Attached", "Attachment", "Listener", "RemoteAttachment", "RoomManager"]
 
-# What `attach` gives: a room run here, or one run by another process.
-Attached = Attachment | RemoteAttachment
-
-# Asks of the processes running a room per attach; the last one never takes the room over,
-# so a room handed on again and again (a lost race each time) still gets its client.
-ATTACH_ASKS = 3
 # The relay's counters in `RoomManager.stats`.
 RELAY_STATS = (
     "relay_links_out",
@@ -117,6 +112,7 @@ class RoomManager:
                 hand_over=self.live.hand_over,
                 take=self.live.take,
             )
+        self.routes = Routes(self.live, store, instance_id, self.relay)
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -202,7 +198,7 @@ class RoomManager:
     async def take_seat(self, code: str, seat: int | None, name: str = "") -> tuple[int, str]:
         """Take an open seat (`None`: the first open one); returns (seat, token)."""
         token = new_token()
-        taken = await self._call(code, "take_seat", seat, clean_name(name), hash_token(token))
+        taken = await self.routes.call(code, "take_seat", seat, clean_name(name), hash_token(token))
         return taken, token
 
     async def leave_seat(self, code: str, token: str) -> int:
@@ -210,25 +206,25 @@ class RoomManager:
 
         Connections holding it are closed ("closed" with code seat_left). Returns the seat.
         """
-        return int(await self._call(code, "leave", hash_token(token)))
+        return int(await self.routes.call(code, "leave", hash_token(token)))
 
     async def take_back_seat(self, code: str, token: str) -> int:
         """Play one's seat again at once, after a CPU covered it; returns the seat."""
-        return int(await self._call(code, "take_back", hash_token(token)))
+        return int(await self.routes.call(code, "take_back", hash_token(token)))
 
     async def rename_seat(self, code: str, token: str, name: str) -> int:
         """Change the display name at one's seat (cleaned); returns the seat."""
-        return int(await self._call(code, "rename", hash_token(token), clean_name(name)))
+        return int(await self.routes.call(code, "rename", hash_token(token), clean_name(name)))
 
     async def reissue_seat(self, code: str, host_token: str, seat: int) -> str:
         """The host gives a human seat a new token (returned); the old one stops working
         and connections holding it are closed ("closed" with code seat_reissued). Again
         within seconds (a double click), the same token (`seat_admin.reissue`)."""
-        return await self._call(code, "reissue", hash_token(host_token), seat, new_token())
+        return await self.routes.call(code, "reissue", hash_token(host_token), seat, new_token())
 
     async def hand_to_cpu(self, code: str, host_token: str, seat: int) -> None:
         """The host has a CPU play a human seat at once (until its human moves again)."""
-        await self._call(code, "hand_to_cpu", hash_token(host_token), seat)
+        await self.routes.call(code, "hand_to_cpu", hash_token(host_token), seat)
 
     async def set_hints(self, code: str, host_token: str, on: bool) -> None:
         """The host turns hints on or off (in the waiting room only)."""
@@ -236,7 +232,7 @@ class RoomManager:
 
     async def start_match(self, code: str, token: str) -> None:
         """Start the match (host only): every still-open seat becomes a CPU."""
-        await self._call(code, "start", hash_token(token))
+        await self.routes.call(code, "start", hash_token(token))
 
     async def room_summary(self, code: str) -> dict[str, Any]:
         """Public facts about a room: game, name, status, seats (without tokens), host."""
@@ -293,25 +289,7 @@ class RoomManager:
         answers).
         """
         hashes = [hash_token(t) for t in tokens]
-        code = normalize_code(code)
-        for ask in range(ATTACH_ASKS):
-            where = await self._where(code)
-            if isinstance(where, Room):
-                attaching = self.live.attaching
-                attaching[code] += 1
-                try:
-                    attached: Attachment = await where.call("attach", hashes, listener, patches)
-                finally:
-                    attaching[code] -= 1
-                    if not attaching[code]:
-                        del attaching[code]
-                return attached
-            assert self.relay is not None
-            linked = await self.relay.attach(where, code, hashes, listener, ask < ATTACH_ASKS - 1)
-            if linked is not None:
-                return linked
-            # Handed over (or already stopping there): the room is free to load here.
-        raise RoomError("room_elsewhere", f"room {code} keeps moving between servers; retry")
+        return await self.routes.attach(code, hashes, listener, patches)
 
     # -- introspection -------------------------------------------------------------------
     def stats(self) -> dict[str, float]:
@@ -363,28 +341,3 @@ class RoomManager:
             "wall": self.wall,
             "notifier": self.notifier,
         }
-
-    async def _call(self, code: str, kind: str, *args: Any) -> Any:
-        """Have the room handle one input, here or at the process that runs it."""
-        where = await self._where(code)
-        if isinstance(where, Room):
-            return await where.call(kind, *args)
-        assert self.relay is not None
-        return await self.relay.call(where, normalize_code(code), kind, list(args))
-
-    async def _where(self, code: str) -> Room | str:
-        """The room live here (loaded if we may take its lease), else who runs it.
-
-        Another process's id comes back only with a bus to reach it; the lease may
-        lapse while we look, so taking it is tried again a few times.
-        """
-        for _ in range(3):
-            try:
-                return await self.live.room(code)
-            except RoomError as exc:
-                if exc.code != "room_elsewhere" or self.relay is None:
-                    raise
-            holder = await self.store.lease_holder(normalize_code(code))
-            if holder is not None and holder != self.instance_id:
-                return holder
-        raise RoomError("room_elsewhere", f"room {normalize_code(code)} is run by another server")

@@ -11,7 +11,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from server.games.usunoro import Usunoro
-from server.rooms.actor.core import match_seed
+from server.rooms.actor.seeds import match_seed
 from tests.browser.conftest import screenshot
 from tests.browser.pages import card_texts, open_seat
 from tests.rooms.finished import finished_usunoro_room_sync

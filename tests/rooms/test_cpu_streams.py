@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from server.bots.usunoro import POLICY
 from server.games.usunoro import GAME
-from server.rooms.actor.core import RoomCore, RoomSettings, cpu_streams
+from server.rooms.actor.core import RoomCore, RoomSettings
+from server.rooms.actor.seeds import cpu_streams
 from server.rooms.seats.seat import Seat
 from tests.rooms.helpers import Env, Player
 

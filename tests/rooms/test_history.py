@@ -9,7 +9,7 @@ import pytest
 
 from server.games import registry
 from server.rooms.actor import core
-from server.rooms.actor.core import match_seed
+from server.rooms.actor.seeds import match_seed
 from server.rooms.errors import RoomError
 from server.rooms.history.archive import Archive
 from server.rooms.history.matches import Replayer, finished_matches, perspective_of, standings

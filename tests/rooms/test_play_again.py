@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from server.games.usunoro import Usunoro
-from server.rooms.actor.core import match_seed
+from server.rooms.actor.seeds import match_seed
 from server.rooms.errors import RoomError
 from server.rooms.history.replay import replay
 from server.store import codec

@@ -8,7 +8,7 @@ presence (`clients.py`, with presence's rules and CPU cover in `presence.py`), s
 (`saving.py`, as journal records: `journal.py`), publishing views (`publishing.py`,
 built by `view_messages.py`), the wake-up timer (`alarm.py`, on `clock.py`'s clocks),
 the input queue (`inbox.py`), and the rules core that applies moves and timers
-(`core.py`).
+(`core.py`, with its CPUs' plans in `cpus.py` and each match's seeds in `seeds.py`).
 
 May import: `server.rooms.errors`, `server.rooms.seats`, bots, games, store. Never the
 relay or the manager, which drive it; within it, nothing imports `room.py`.

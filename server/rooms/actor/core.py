@@ -9,19 +9,18 @@ number and seats) and its end (with the outcome), which the room's history reads
 
 A room plays matches one after another: once a match is over, the host's start begins
 match `match + 1` with the same seats, options and difficulty, a seed derived from the
-room's (`match_seed`), CPU random streams keyed afresh (`cpu_streams`) and game time
-back at 0.
+room's (`seeds.match_seed`), CPU random streams keyed afresh (`seeds.cpu_streams`) and
+game time back at 0. What a CPU-played seat will do, and when, is `cpus.py`'s plan.
 """
 
 from __future__ import annotations
 
-import hashlib
-from dataclasses import dataclass
 from typing import Any
 
-from server.bots.contract import Policy, Situation
+from server.bots.contract import Policy
 from server.games.contract import Action, Event, Game, IllegalAction
-from server.games.rng import Rng
+from server.rooms.actor.cpus import Pending, decide, tie_rank
+from server.rooms.actor.seeds import cpu_streams, match_seed
 from server.rooms.errors import RoomError
 from server.rooms.seats.seat import RoomSettings, Seat
 from server.rooms.seats.talk import TalkRules
@@ -38,65 +37,9 @@ REPLAN_EVENTS = frozenset({"hand_shown", "first_grab"})
 GATE_EVENTS = frozenset({"hand_shown", "first_grab"})
 
 
-def match_seed(room_seed: int, match: int, series_key: int = 0) -> int:
-    """The seed of the room's match number `match`: the room's own seed for the first,
-    then a well-mixed 62-bit value per number (so every match deals afresh, reproducibly).
-
-    With a `series_key` (every room made without a fixed seed has a secret one) the later
-    seeds are a one-way hash of key, seed and number: a finished match's seed, which its
-    match file gives the players, tells nothing about the next match's deal.
-
-    >>> match_seed(5, 1), match_seed(5, 2) == match_seed(5, 2), match_seed(5, 2) != 5
-    (5, True, True)
-    >>> match_seed(5, 2, series_key=9) not in (match_seed(5, 2), match_seed(5, 2, 8))
-    True
-    """
-    if match == 1:
-        return room_seed
-    if series_key:
-        return _keyed(series_key, room_seed, match)
-    return Rng.from_seed(room_seed * 1_000_003 + match).next64() >> 2
-
-
-def cpu_streams(room_seed: int, match: int, seats: int, series_key: int = 0) -> list[int]:
-    """Each seat's CPU random stream (an `Rng` state) at the start of match `match`.
-
-    With a `series_key`, each is a one-way hash of key, seed, match and seat, like the
-    later matches' seeds (another input, so one never tells the other): neither a match
-    file's seed, which players get, nor anything of an earlier match foretells what a
-    CPU will draw. Without one (a room made with a fixed seed, which its creator knows)
-    they derive from the match's seed.
-
-    >>> cpu_streams(5, 2, 2) == cpu_streams(5, 2, 2) != cpu_streams(5, 3, 2)
-    True
-    >>> cpu_streams(5, 1, 2, series_key=9) not in (cpu_streams(5, 1, 2), cpu_streams(5, 1, 2, 8))
-    True
-    """
-    if series_key:
-        keyed = [_keyed(series_key, room_seed, match, "cpu", s) for s in range(seats)]
-        return [Rng.from_seed(k).state for k in keyed]
-    seed = match_seed(room_seed, match)
-    return [Rng.from_seed(seed * 131 + s + 7).state for s in range(seats)]
-
-
-def _keyed(series_key: int, *parts: object) -> int:
-    """A 62-bit one-way hash (SHA-256) of the secret `series_key` and `parts`."""
-    text = ":".join(str(p) for p in (series_key, *parts))
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") >> 2
-
-
 # How far a seat's move number may jump past its last accepted one (any increasing
 # numbers are fine; this keeps every accepted one far below the 2**53 limit).
 MAX_SEQ_STEP = 1 << 20
-
-
-@dataclass
-class Pending:
-    """A CPU seat's plan: `action` at game time `due` (None: nothing to do), decided on `basis`."""
-
-    action: Action | None
-    due: int | None
-    basis: list[Action]
 
 
 class RoomCore:
@@ -301,7 +244,7 @@ class RoomCore:
                 (p.due, s) for s, p in self.pending.items() if p.due is not None and p.due <= limit
             )
             if len(due) > 1 and due[0][0] == due[1][0]:
-                rank = self._tie_rank()
+                rank = tie_rank(self.game, self.state)
                 due.sort(key=lambda d: (d[0], rank.get(d[1], len(rank) + d[1])))
             if deadline is not None and deadline <= limit and (not due or deadline <= due[0][0]):
                 events = self.game.expire(self.state, deadline)
@@ -311,42 +254,28 @@ class RoomCore:
             elif due:
                 at, seat = due[0]
                 plan = self.pending.pop(seat)
-                events = []
-                if plan.action in self.game.actions(self.state, seat):
-                    # Marked as a CPU's, also when covering a human (not human input, U13).
-                    events = self.game.apply_cpu(self.state, seat, plan.action, at)
-                    self._log({"k": "m", "s": seat, "a": plan.action, "t": at, "cpu": True})
-                    if self.view_moves is not None:
-                        self.view_moves.append((seat, plan.action))
-                self._after_change(events, at)
+                if plan.action is not None and plan.action in self.game.actions(self.state, seat):
+                    self.play_cpu(seat, plan.action, at)
+                else:
+                    self._after_change([], at)
             else:
                 break
             fired = True
         return fired
 
-    def time_out(self, seat: int, wall: float) -> bool:
-        """Seat `seat`'s time ran out: the CPU makes this one move for it, now (logged
-        as a CPU's move, with a "time_out" event before the move's own). The seat stays
-        its player's. False when the CPU would make no move here (it waits as the
-        player would)."""
-        if self.status != "playing":
-            return False
-        legal = self.game.actions(self.state, seat)
-        if not legal:
-            return False
-        t = self.now(wall)
-        action = self._decide(seat, legal, t).action
-        if action is None:
-            return False
-        said = {"type": "time_out", "seat": seat}
-        self.events.append(said)
+    def play_cpu(self, seat: int, action: Action, t: int, late: bool = False) -> list[Event]:
+        """Apply a CPU's move for `seat` at game time `t` and plan afresh; its events.
+        Logged as a CPU's, also when covering a human (not human input, U13); `late`: it
+        was made because the seat's time ran out (turns.py)."""
         events = self.game.apply_cpu(self.state, seat, action, t)
-        self._log({"k": "m", "s": seat, "a": action, "t": t, "cpu": True, "late": True})
+        entry: dict[str, Any] = {"k": "m", "s": seat, "a": action, "t": t, "cpu": True}
+        if late:
+            entry["late"] = True
+        self._log(entry)
         if self.view_moves is not None:
             self.view_moves.append((seat, action))
         self._after_change(events, t)
-        self.last_events = [said, *events]
-        return True
+        return events
 
     def set_covered(self, seat: int, covered: bool, wall: float) -> bool:
         """A CPU starts or stops playing for an away human; True if that changed."""
@@ -382,16 +311,6 @@ class RoomCore:
             return
         self._plan(t, replan=bool(kinds & REPLAN_EVENTS))
 
-    def _tie_rank(self) -> dict[int, int]:
-        """Seat -> rank for CPU moves due together: the engine's `tie_order` if it has one
-        (a method, or a public "tie_order" in the spectator view), else seat order."""
-        order = getattr(self.game, "tie_order", None)
-        if callable(order):
-            seats = order(self.state)
-        else:
-            seats = self.game.view(self.state, None).get("tie_order") or []
-        return {seat: i for i, seat in enumerate(seats)}
-
     def _plan(self, t: int, replan: bool) -> None:
         """Ask each CPU-played seat whose legal moves changed (or all, on `replan`)."""
         for s, seat in enumerate(self.seats):
@@ -401,27 +320,9 @@ class RoomCore:
             plan = self.pending.get(s)
             if plan is not None and not replan and plan.basis == legal:
                 continue
-            self.pending[s] = self._decide(s, legal, t)
-
-    def _decide(self, s: int, legal: list[Action], t: int) -> Pending:
-        if not legal:
-            return Pending(None, None, legal)
-        rng = Rng(self.rngs[s])
-        state, game = self.state, self.game
-        situation = Situation(
-            game=game,
-            seat=s,
-            view=game.view(state, s),
-            legal=legal,
-            difficulty=self.seats[s].difficulty,
-            rng=rng,
-            sample_world=lambda: game.shuffle_unseen(state, s, rng),
-        )
-        decision = self.policy.decide(situation)
-        self.rngs[s] = rng.state
-        if decision is None:
-            return Pending(None, None, legal)
-        return Pending(decision.action, t + max(0, int(decision.delay_ms)), legal)
+            self.pending[s] = decide(
+                self.game, self.state, self.policy, seat.difficulty, self.rngs, s, legal, t
+            )
 
     def step(self) -> int:
         """How many inputs (moves and timer firings) this match has had: the length of

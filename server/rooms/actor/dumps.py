@@ -13,7 +13,8 @@ from typing import Any
 
 from server.bots.contract import Policy
 from server.games.contract import Game
-from server.rooms.actor.core import Pending, RoomCore
+from server.rooms.actor.core import RoomCore
+from server.rooms.actor.cpus import Pending
 from server.rooms.seats.seat import RoomSettings, Seat
 from server.rooms.seats.talk import TalkRules
 from server.rooms.seats.timebank import TimeBanks

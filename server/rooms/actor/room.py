@@ -12,7 +12,7 @@ The actor is the room's state (`RoomState`, state.py) and the order of things; e
 is a part it holds: the table's inputs (play.py), seat administration (seat_admin.py),
 attachments and presence (clients.py), saving (saving.py), publishing views
 (publishing.py), whose move it is and the seat clocks (turns.py), hints (hints.py), and
-its wake-up timer (alarm.py).
+its wake-up timer (alarm.py); what each input is told after its batch is answers.py's.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from typing import Any
 
 from server.rooms.actor import journal
 from server.rooms.actor.alarm import Alarm
+from server.rooms.actor.answers import Answers, answer, failure_of
 from server.rooms.actor.clients import Clients
 from server.rooms.actor.core import RoomCore, RoomSettings, summary_of
 from server.rooms.actor.hints import Hints
@@ -40,8 +41,6 @@ from server.store.store import StoredRoom, StoreError
 
 __all__ = ["Room", "RoomSettings", "summary_of_blob"]
 
-# Each input's result, or its refusal.
-Answers = list[tuple[Any, RoomError | None]]
 # The inputs a room takes together when several wait (see Room._next), and how many at most.
 BATCHED = frozenset({"move", "shown"})
 BATCH_MOST = 16
@@ -198,7 +197,7 @@ class Room(RoomState):
                 finished = self._handle(batch)
             except Exception:  # a bug must not stop the room
                 log.exception("room %s failed on %s", self.code, first[0])
-                self._answer(batch, [], RoomError("internal", "internal error"))
+                answer(batch, [], RoomError("internal", "internal error"))
                 finished = True
             if not finished:
                 return
@@ -213,7 +212,7 @@ class Room(RoomState):
         answers: Answers = []
         if self.dead:
             failure = RoomError("room_moved", "this room is no longer run here; reconnect")
-            self._answer(batch, answers, failure)
+            answer(batch, answers, failure)
             return True
         for kind, args, _ in batch:
             answers.append(self._apply(kind, args))
@@ -268,8 +267,8 @@ class Room(RoomState):
                 # wake again by itself (nothing else would move it).
                 self.alarm.schedule()
         except Exception as exc:
-            failure = self._failure(batch, exc)
-        self._answer(batch, answers, failure)
+            failure = failure_of(self.code, batch, exc)
+        answer(batch, answers, failure)
 
     async def _finish(self, batch: list[Input], answers: Answers) -> None:
         """A batch that needs more of the store than its save, then the next batches."""
@@ -287,37 +286,11 @@ class Room(RoomState):
                 said, self.said = self.said, None
                 await self.play.speak(said)
         except Exception as exc:
-            failure = self._failure(batch, exc)
-        self._answer(batch, answers, failure)
+            failure = failure_of(self.code, batch, exc)
+        answer(batch, answers, failure)
         self._finishing = None
         self._done(batch)
         self._next()
-
-    def _failure(self, batch: list[Input], exc: Exception) -> RoomError:
-        """What a batch's inputs are told when handling it raised `exc` (in an except)."""
-        if isinstance(exc, RoomError):
-            return exc
-        log.exception("room %s failed on %s", self.code, batch[0][0])
-        # The detail is in the log; clients learn only that it failed.
-        return RoomError("internal", "internal error")
-
-    def _answer(
-        self,
-        batch: list[Input],
-        answers: Answers,
-        failure: RoomError | None,
-    ) -> None:
-        """Answer each input of a batch: a refusal stands; an accepted input fails with
-        its batch's save (`failure`)."""
-        for index, (_, _, future) in enumerate(batch):
-            if future is None or future.done():
-                continue
-            result, error = answers[index] if index < len(answers) else (None, failure)
-            error = error or failure
-            if error is None:
-                future.set_result(result)
-            else:
-                future.set_exception(error)
 
     def _done(self, batch: list[Input]) -> None:
         """Every input of a batch is handled (for `settled`)."""

@@ -19,6 +19,7 @@ from typing import Any
 
 from server.games.contract import Action
 from server.rooms.actor.core import RoomCore
+from server.rooms.actor.cpus import decide
 from server.rooms.actor.state import Attachment, RoomState
 from server.rooms.errors import RoomError
 
@@ -121,7 +122,7 @@ class Turns:
                 break
             banks.ran_out(late, late_at)
             changed = True
-            if core.time_out(late, now):
+            if self.time_out(core, late, now):
                 core.last_move = self.room.wall()
                 # Its next move (if it has one at once) is a new one: a fresh allowance.
                 self.basis.pop(late, None)
@@ -130,6 +131,26 @@ class Turns:
         if changed:
             self.room.dirty = self.room.announce = True
         return changed
+
+    @staticmethod
+    def time_out(core: RoomCore, seat: int, now: float) -> bool:
+        """Seat `seat`'s time ran out: the CPU makes this one move for it, now (logged
+        as a CPU's move, with a "time_out" event before the move's own). The seat stays
+        its player's. False when the CPU would make no move here (it waits as the
+        player would)."""
+        legal = core.game.actions(core.state, seat)
+        if not legal:
+            return False
+        t = core.now(now)
+        difficulty = core.seats[seat].difficulty
+        plan = decide(core.game, core.state, core.policy, difficulty, core.rngs, seat, legal, t)
+        if plan.action is None:
+            return False
+        said = {"type": "time_out", "seat": seat}
+        core.events.append(said)
+        events = core.play_cpu(seat, plan.action, t, late=True)
+        core.last_events = [said, *events]
+        return True
 
     def vacation(self, now: float, att: Attachment, seat: Any, on: Any) -> None:
         """A days room's player starts or ends a vacation for a held seat."""

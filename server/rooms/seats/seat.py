@@ -150,7 +150,7 @@ class RoomSettings(Watched):
     # The seat clocks (`timebank.ClockRules.dump`); None: relaxed, no clock.
     clock: dict[str, Any] | None = None
     # Secret salt of later matches' seeds and of every match's CPU streams (see
-    # core.match_seed, core.cpu_streams); 0 with a fixed seed.
+    # actor/seeds.py); 0 with a fixed seed.
     series_key: int = 0
 
     def dump(self) -> dict[str, Any]:
