@@ -60,12 +60,12 @@ async def test_a_save_no_replica_confirms_is_not_acknowledged(
     store: RedisStore, sentinels: SentinelSetup
 ) -> None:
     await store.create("W", b"v1")
-    sentinels.proxy.freeze()  # the replica hears nothing more from the primary
+    sentinels.link.freeze()  # the replica hears nothing more from the primary
     try:
         with pytest.raises(StoreError):
             await store.save("W", 2, b"v2")
     finally:
-        sentinels.proxy.cut()
+        sentinels.link.cut()
     sentinels.wait_settled()
 
 
@@ -88,11 +88,11 @@ async def test_killing_the_primary_under_load_loses_no_acknowledged_move(
         await asyncio.sleep(1.0)
         # The replica falls behind (its link frozen), then the primary dies: what only
         # the primary had is lost with it, so it must not have been acknowledged.
-        sentinels.proxy.freeze()
+        sentinels.link.freeze()
         await asyncio.sleep(0.5)
         killed_at = time.monotonic()
         dead = sentinels.kill_primary()
-        sentinels.proxy.cut()
+        sentinels.link.cut()
         # Started again once the sentinels have replaced it, as a replica of the new
         # primary, as a supervisor does (a Helm chart's start script asks the sentinels).
         # Never sooner without persistence: an empty primary back before the failover

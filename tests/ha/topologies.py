@@ -1,10 +1,15 @@
-"""Real Redis topologies on loopback ports for the drills: Sentinel (a primary, a replica
-and three sentinels) and Cluster (three primaries, a replica each), each started once per
-test session or module, or per test for a drill that stops a node.
+"""Real Redis topologies on loopback ports: Sentinel (a primary, a replica and three
+sentinels) and Cluster (three primaries, a replica each), each started once per test
+session or module, or per test for a drill that stops a node.
 
-The Sentinel primary is reached through `LinkProxy`, a TCP relay that can freeze the
+A drill's primary is reached through `LinkProxy`, a TCP relay that can freeze the
 replication link alone, as a network would: what the primary wrote after that never
-reaches the replica, while clients and sentinels still reach the primary.
+reaches the replica, while clients and sentinels still reach the primary. The relay is an
+event loop on a thread of the test process: it dies when a test forbids the clock
+(patching `time.monotonic`, as the bot tests do) and forwards nothing while that process
+holds the GIL; past the sentinels' down-after time they fail the primary over. The
+session's Sentinel topology (tests/conftest.py `sentinel_url`), which no test means to
+fail over, has no relay: its sentinels reach the primary directly.
 """
 
 from __future__ import annotations
@@ -136,16 +141,26 @@ class LinkProxy:
 
 
 class SentinelSetup:
-    """A primary (behind a `LinkProxy`: everyone, sentinels too, knows it by the relay's
-    port), its replica and three sentinels watching SERVICE, with a one-second
-    down-after: a dead primary is replaced in a few seconds."""
+    """A primary, its replica and three sentinels watching SERVICE, which fail a primary
+    over once it has not answered for `down_after_ms`. With `link_proxy` the primary is
+    behind a `LinkProxy` (everyone, sentinels too, knows it by the relay's port) that
+    a drill may freeze and cut (`link`)."""
 
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, link_proxy: bool = True, down_after_ms: int = 1000) -> None:
         self.workdir = workdir
         self.ports = [free_port(), free_port()]  # the two data servers
         self.sentinel_ports = [free_port() for _ in range(3)]
         self.procs: dict[int, subprocess.Popen[bytes]] = {}
-        self.proxy = LinkProxy(self.ports[0])
+        self.down_after_ms = down_after_ms
+        self.proxy = LinkProxy(self.ports[0]) if link_proxy else None
+        # The primary's address as everyone knows it: the relay's port, or its own.
+        self.known_port = self.ports[0] if self.proxy is None else self.proxy.port
+
+    @property
+    def link(self) -> LinkProxy:
+        """The relay in front of the first primary (a drill's topology only)."""
+        assert self.proxy is not None, "this topology has no link proxy"
+        return self.proxy
 
     @property
     def url(self) -> str:
@@ -162,14 +177,14 @@ class SentinelSetup:
             replica,
             "--replicaof",
             "127.0.0.1",
-            str(self.proxy.port),
+            str(self.known_port),
         )
         for port in self.sentinel_ports:
             conf = self.workdir / f"sentinel-{port}.conf"
             conf.write_text(
                 f"port {port}\nbind 127.0.0.1\n"
-                f"sentinel monitor {SERVICE} 127.0.0.1 {self.proxy.port} 2\n"
-                f"sentinel down-after-milliseconds {SERVICE} 1000\n"
+                f"sentinel monitor {SERVICE} 127.0.0.1 {self.known_port} 2\n"
+                f"sentinel down-after-milliseconds {SERVICE} {self.down_after_ms}\n"
                 f"sentinel failover-timeout {SERVICE} 5000\n"
                 f"sentinel parallel-syncs {SERVICE} 1\n"
             )
@@ -191,7 +206,7 @@ class SentinelSetup:
         """The port of the primary the sentinels name now (the server's, not the relay's)."""
         with self.sentinel() as client:
             port = int(client.sentinel_get_master_addr_by_name(SERVICE)[1])
-        return self.ports[0] if port == self.proxy.port else port
+        return self.ports[0] if port == self.known_port else port
 
     def wait_settled(self, timeout: float = 30) -> None:
         """Until every sentinel knows the others and a replica in sync with the primary."""
@@ -227,7 +242,8 @@ class SentinelSetup:
         for proc in self.procs.values():
             if proc.poll() is None:
                 stop_process(proc)
-        self.proxy.close()
+        if self.proxy is not None:
+            self.proxy.close()
 
 
 class ClusterSetup:

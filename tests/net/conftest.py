@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from client.lib import Client
-from tests.conftest import free_port
+from tests.conftest import free_port, stop_after_test
 
 ROOT = Path(__file__).resolve().parents[2]
 # uvicorn shuts down gracefully on SIGTERM, then re-raises the signal to exit with it.
@@ -35,11 +35,13 @@ class ServerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        """Start the process and wait until /healthz answers."""
+        """Start the process and wait until /healthz answers. Stopped again if it does
+        not come up; one a test's body started is stopped when the test ends."""
         args = [sys.executable, "-m", "server", "serve", "--port", str(self.port)]
         args += ["--redis-url", self.redis_url]
         with self.log_path.open("ab") as log:
             self.proc = subprocess.Popen(args, cwd=ROOT, stdout=log, stderr=log)
+        stop_after_test(self)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -50,6 +52,7 @@ class ServerProcess:
                         return
             except OSError:
                 time.sleep(0.05)
+        self.stop(signal.SIGKILL)
         raise RuntimeError(f"server did not come up:\n{self.output()}")
 
     def stop(self, sig: int = signal.SIGTERM) -> int:
