@@ -228,7 +228,7 @@ class RoomManager:
 
     async def set_hints(self, code: str, host_token: str, on: bool) -> None:
         """The host turns hints on or off (in the waiting room only)."""
-        await self._call(code, "set_hints", hash_token(host_token), bool(on))
+        await self.routes.call(code, "set_hints", hash_token(host_token), bool(on))
 
     async def start_match(self, code: str, token: str) -> None:
         """Start the match (host only): every still-open seat becomes a CPU."""

@@ -125,24 +125,6 @@ class RoomCore:
                 return i
         return None
 
-    def take_seat(self, seat: int | None, name: str, token_hash: str) -> int:
-        """Give an open seat to a new human."""
-        if self.status == "closed":
-            raise RoomError("room_closed", "every player left this room; it is closed")
-        if self.status != "lobby":
-            raise RoomError("already_started", "the match has started; seats are closed")
-        open_seats = [i for i, s in enumerate(self.seats) if s.kind == "open"]
-        if seat is None:
-            if not open_seats:
-                raise RoomError("room_full", "no seat is open")
-            seat = open_seats[0]
-        if not isinstance(seat, int) or not 0 <= seat < len(self.seats):
-            raise RoomError("bad_seat", "no such seat")
-        if seat not in open_seats:
-            raise RoomError("room_full", f"seat {seat} is not open")
-        self.seats[seat] = Seat("human", name, token_hash, self.settings.difficulty)
-        return seat
-
     def close(self) -> None:
         """No human holds a seat any more: status `closed` for good, the match (if any)
         left as it stands, no CPU plan or rule timer due (`fire_due` and `next_due` run

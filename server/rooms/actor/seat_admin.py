@@ -45,6 +45,25 @@ def host_target(core: RoomCore, token_hash: str, seat: object) -> int:
     return seat
 
 
+def take_open_seat(core: RoomCore, seat: int | None, name: str, token_hash: str) -> int:
+    """Give an open seat (None: the first open one) to a new human; returns it."""
+    if core.status == "closed":
+        raise RoomError("room_closed", "every player left this room; it is closed")
+    if core.status != "lobby":
+        raise RoomError("already_started", "the match has started; seats are closed")
+    open_seats = [i for i, s in enumerate(core.seats) if s.kind == "open"]
+    if seat is None:
+        if not open_seats:
+            raise RoomError("room_full", "no seat is open")
+        seat = open_seats[0]
+    if not isinstance(seat, int) or not 0 <= seat < len(core.seats):
+        raise RoomError("bad_seat", "no such seat")
+    if seat not in open_seats:
+        raise RoomError("room_full", f"seat {seat} is not open")
+    core.seats[seat] = Seat("human", name, token_hash, core.settings.difficulty)
+    return seat
+
+
 def leave(core: RoomCore, token_hash: str, wall: float) -> int:
     """The token's holder leaves: in the lobby the seat opens again, otherwise a CPU
     plays it from now on. The host's role passes to the lowest other human seat; when
@@ -125,7 +144,7 @@ class SeatAdmin:
     def take_seat(self, now: float, seat: int | None, name: str, token_hash: str) -> int:
         """Someone takes an open seat (None: the first open one)."""
         room = self.room
-        taken = room.core.take_seat(seat, name, token_hash)
+        taken = take_open_seat(room.core, seat, name, token_hash)
         room.presence.away_since[taken] = now
         room.dirty = room.announce = room.listing = True
         return taken
