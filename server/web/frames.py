@@ -76,6 +76,10 @@ _FIELDS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "deal_text": {"allowed": bool},
     # The Hard CPU's move for a held seat (server/rooms/actor/hints.py), this client only.
     "hint": {"seat": int},
+    # Review together (server/rooms/actor/review_session.py); the room checks the values.
+    "review_open": {"match": int},
+    "review_step": {"step": int},
+    "review_close": {},
 }
 # Frames that count against a connection's table-talk rate as well as its frame rate.
 TALK_FRAMES = frozenset({"chat", "react"})

@@ -52,6 +52,8 @@ ROOM_CLOSED = {
 }
 # Table-talk frames, handed to the room as they are (server/rooms/seats/talk.py checks them).
 TALK_KINDS = frozenset({"chat", "react", "mute", "deal_text"})
+# Review-together frames, handed to the room (server/rooms/actor/review_session.py).
+REVIEW_KINDS = frozenset({"review_open", "review_step", "review_close"})
 
 
 class Outbox:
@@ -451,6 +453,8 @@ class FrameReader:
             return attachment.hint(frame["seat"])
         if kind in TALK_KINDS:
             return attachment.talk(frame)
+        if kind in REVIEW_KINDS:
+            return attachment.review(frame)
         if kind == "shown":
             version = frame.get("version")
             attachment.shown(version if isinstance(version, int) else None)

@@ -67,6 +67,9 @@ def test_the_document_is_asyncapi_3_and_every_message_has_a_payload() -> None:
         "mute",
         "deal_text",
         "hint",
+        "review_open",
+        "review_step",
+        "review_close",
     }
     assert received == {
         "welcome",
@@ -78,6 +81,7 @@ def test_the_document_is_asyncapi_3_and_every_message_has_a_payload() -> None:
         "chat",
         "react",
         "hint",
+        "review_state",
     }
     for name in sent | received:
         payload_validator(name).is_valid({"t": name})  # every $ref resolves

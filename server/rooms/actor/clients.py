@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 
 from server.logs import room_event
+from server.rooms.actor.review_session import ReviewSession
 from server.rooms.actor.state import Attachment, Listener, RoomState, deliver
 from server.rooms.errors import RoomError
 
@@ -17,8 +18,9 @@ log = logging.getLogger(__name__)
 class Clients:
     """A room's attachments and presence: the inputs that change them."""
 
-    def __init__(self, room: RoomState) -> None:
+    def __init__(self, room: RoomState, review: ReviewSession) -> None:
         self.room = room
+        self.review = review  # told of connections made and gone
 
     def attach(
         self, now: float, token_hashes: list[str], listener: Listener, patches: bool = False
@@ -42,6 +44,7 @@ class Clients:
         room.presence.clients_changed()
         room.idle_since = None
         room.announce = True
+        self.review.joined(att)
         return att
 
     def detach(self, now: float, att: Attachment) -> None:
@@ -51,6 +54,7 @@ class Clients:
             room.attachments.remove(att)
             room.presence.clients_changed()
             room.announce = True
+            self.review.left(att)
         if not room.attachments:
             room.idle_since = now
 
@@ -74,6 +78,7 @@ class Clients:
             room.presence.clients_changed()
             att.detached = True
             deliver(att, message)
+            self.review.left(att)
         if not room.attachments and room.idle_since is None:
             room.idle_since = room.clock.now()
 

@@ -11,8 +11,9 @@ one view each.
 The actor is the room's state (`RoomState`, state.py) and the order of things; each job
 is a part it holds: the table's inputs (play.py), seat administration (seat_admin.py),
 attachments and presence (clients.py), saving (saving.py), publishing views
-(publishing.py), whose move it is and the seat clocks (turns.py), hints (hints.py), and
-its wake-up timer (alarm.py); what each input is told after its batch is answers.py's.
+(publishing.py), whose move it is and the seat clocks (turns.py), hints (hints.py), the
+shared review of a finished match (review_session.py), and its wake-up timer (alarm.py);
+what each input is told after its batch is answers.py's.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from server.rooms.actor.core import RoomCore, RoomSettings, summary_of
 from server.rooms.actor.hints import Hints
 from server.rooms.actor.play import Play
 from server.rooms.actor.publishing import Publisher
+from server.rooms.actor.review_session import ReviewSession
 from server.rooms.actor.saving import Saver, Saving
 from server.rooms.actor.seat_admin import SeatAdmin
 from server.rooms.actor.state import Input, RoomState, deliver
@@ -59,7 +61,8 @@ class Room(RoomState):
         self._finishing: asyncio.Task[None] | None = None
         # The parts, made once: a move calls them directly, never looks them up.
         self.play = Play(self)
-        self.clients = Clients(self)
+        self.review = ReviewSession(self)
+        self.clients = Clients(self, self.review)
         self.seat_admin = SeatAdmin(self, self.clients)
         self.saver = Saver(self)
         self.publisher = Publisher(self)
@@ -78,6 +81,7 @@ class Room(RoomState):
             "talk": self.play.talk,
             "hint": self.hints.ask,
             "set_hints": self.hints.set,
+            "review": self.review.handle,
             "take_seat": admin.take_seat,
             "start": admin.start,
             "leave": admin.leave,

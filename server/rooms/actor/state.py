@@ -167,6 +167,12 @@ class Attachment:
         bad_chat, not_host, not_your_seat, bad_seat, bad_request, store_error)."""
         return self.room.call("talk", self, frame)
 
+    def review(self, frame: dict[str, Any]) -> asyncio.Future[None]:
+        """A review-together frame: "review_open" {match}, "review_step" {step} (the
+        leader's) or "review_close" (review_session.py); raises RoomError
+        (not_your_seat, match_not_found, not_leader, no_review, bad_request)."""
+        return self.room.call("review", self, frame)
+
     def take_history(self) -> list[dict[str, Any]]:
         """The chat messages said before this attachment was made, oldest first, once
         (later ones reach the listener as "chat" messages)."""

@@ -83,6 +83,10 @@ class RemoteAttachment:
         """A table-talk frame, as `Attachment.talk`."""
         await self.asker.link_call(self, "talk", [frame])
 
+    async def review(self, frame: dict[str, Any]) -> None:
+        """A review-together frame, as `Attachment.review`."""
+        await self.asker.link_call(self, "review", [frame])
+
     def take_history(self) -> list[dict[str, Any]]:
         """The chat said before the attach, once (as `Attachment.take_history`)."""
         history, self.history = self.history, []

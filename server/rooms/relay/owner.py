@@ -107,6 +107,7 @@ class Owner:
             "vacation": self._on_link_call,
             "hint": self._on_link_call,
             "talk": self._on_link_call,
+            "review": self._on_link_call,
             "shown": self._on_link_post,
             "visible": self._on_link_post,
             "detach": self._on_detach,
@@ -247,6 +248,8 @@ class Owner:
             work = served.att.move(seat, seq, action)
         elif message["k"] == "talk":
             work = served.att.talk(message["a"][0])
+        elif message["k"] == "review":
+            work = served.att.review(message["a"][0])
         elif message["k"] == "vacation":
             work = served.att.vacation(message["a"][0], message["a"][1])
         elif message["k"] == "hint":
