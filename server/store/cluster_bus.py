@@ -29,7 +29,16 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import RedisError
 
 from server.store import topology
-from server.store.bus import RESUBSCRIBE_DELAYS, Bus, Receiver, Receivers, Reset, settled, take_push
+from server.store.bus import (
+    RESUBSCRIBE_DELAYS,
+    Bus,
+    Receiver,
+    Receivers,
+    RedisBus,
+    Reset,
+    settled,
+    take_push,
+)
 from server.store.cluster import REDIRECTS, SlotMap, node_address
 from server.store.resp import Command, RespConnection
 from server.store.topology import Address
@@ -95,7 +104,11 @@ class ClusterBus(Bus):
                 for queued in batch:
                     address = self.slots.owners[key_slot(queued[0])]
                     by_node.setdefault(address, []).append(queued)
-                await asyncio.gather(*(self._publish_on(a, q) for a, q in by_node.items()))
+                if len(by_node) == 1:  # the usual case: no task per node to pay for
+                    [(address, queued)] = by_node.items()
+                    await self._publish_on(address, queued)
+                else:
+                    await asyncio.gather(*(self._publish_on(a, q) for a, q in by_node.items()))
         finally:
             self._flusher = None
 
@@ -279,3 +292,10 @@ class ClusterBus(Bus):
 
 class _Redirected(RedisConnectionError):
     """A subscription the node refused or lost before confirming it: try again."""
+
+
+def redis_bus(url: str, *, prefix: str = "zk:") -> Bus:
+    """The bus for the Redis at `url`: sharded pub/sub on a Redis Cluster, else RedisBus."""
+    if topology.parse(url).kind == "cluster":
+        return ClusterBus(url, prefix=prefix)
+    return RedisBus(url, prefix=prefix)

@@ -116,14 +116,9 @@ def make_bus(redis_url: str | None) -> Bus:
     Cluster); else an in-process bus."""
     if not redis_url:
         return MemoryBus()
-    from server.store import topology
-    from server.store.bus import RedisBus
+    from server.store.cluster_bus import redis_bus
 
-    if topology.parse(redis_url).kind == "cluster":
-        from server.store.cluster_bus import ClusterBus
-
-        return ClusterBus(redis_url)
-    return RedisBus(redis_url)
+    return redis_bus(redis_url)
 
 
 def create_app(

@@ -10,8 +10,8 @@ pub/sub); in "handed" everything is attached through B, so the first attach move
 room to B (handover) and the moves are local there. Moves go round-robin over the rooms,
 each awaited before the next in its room, all rooms at once. Prints moves/s, mean and
 p99 latency from move() to its answer (the view carrying the ack already delivered), and
-process CPU per move (A's and B's work together). Uses REDIS_URL if set, else starts its
-own redis-server.
+process CPU per move (A's and B's work together). Uses REDIS_URL if set (a
+redis+cluster:// one too: sharded pub/sub), else starts its own redis-server.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from typing import Any
 
 from server.rooms.actor.clock import RealClock
 from server.rooms.manager import Attached, Attachment, RoomManager
-from server.store.bus import RedisBus
+from server.store.cluster_bus import redis_bus
 from server.store.redis_store import RedisStore
 from tests.bench.bench_load import next_move
 from tests.bench.bench_store import redis_server
@@ -50,7 +50,7 @@ async def manager(url: str, prefix: str, name: str) -> RoomManager:
     """A started manager with its own store and bus, like one server process."""
     store = RedisStore(url, prefix=prefix)
     await store.start()
-    made = RoomManager(store, RealClock(), instance_id=name, bus=RedisBus(url, prefix=prefix))
+    made = RoomManager(store, RealClock(), instance_id=name, bus=redis_bus(url, prefix=prefix))
     await made.start()
     return made
 

@@ -14,7 +14,7 @@ from server.rooms.errors import RoomError
 from server.rooms.manager import Attached, Attachment, RoomManager
 from server.rooms.relay.endpoint import RemoteAttachment, inbox
 from server.store.bus import Bus, MemoryBus, RedisBus
-from server.store.cluster_bus import ClusterBus
+from server.store.cluster_bus import redis_bus
 from server.store.memory_store import MemoryStore
 from server.store.redis_store import RedisStore
 from server.store.store import Store
@@ -66,7 +66,7 @@ async def running(kind: str, redis_url: str, names: str = "ab") -> AsyncIterator
     if kind in ("redis", "sentinel", "cluster"):
         prefix = f"t{uuid.uuid4().hex[:12]}:"
         processes = [
-            Process(name, RedisStore(redis_url, prefix=prefix), bus_of(kind, redis_url, prefix))
+            Process(name, RedisStore(redis_url, prefix=prefix), redis_bus(redis_url, prefix=prefix))
             for name in names
         ]
     else:
@@ -88,13 +88,6 @@ def url_of(request: pytest.FixtureRequest) -> str:
     """The address of the parametrized kind's Redis ("" for the in-process kind)."""
     kind = request.param
     return "" if kind == "memory" else str(request.getfixturevalue(f"{kind}_url"))
-
-
-def bus_of(kind: str, redis_url: str, prefix: str) -> Bus:
-    """A process's bus: sharded pub/sub on a cluster, else Redis pub/sub."""
-    if kind == "cluster":
-        return ClusterBus(redis_url, prefix=prefix)
-    return RedisBus(redis_url, prefix=prefix)
 
 
 @pytest.fixture(params=["redis", "sentinel", "cluster", "memory"])
