@@ -12,11 +12,13 @@ import asyncio
 import signal
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import pytest
 import redis
+from redis.crc import key_slot
+from redis.exceptions import RedisError
 
 from server.store import topology
 from server.store.cluster import ShardedSaves, slot_of
@@ -217,6 +219,57 @@ async def test_each_shard_waits_for_its_own_replica(own_cluster: ClusterSetup) -
         await store.aclose()
         for client in nodes.values():
             client.close()
+
+
+async def test_the_bus_follows_its_channels_shard_to_the_new_primary(
+    own_cluster: ClusterSetup,
+) -> None:
+    prefix = "b:"
+    bus, sender = (
+        ClusterBus(own_cluster.url, prefix=prefix),
+        ClusterBus(own_cluster.url, prefix=prefix),
+    )
+    got: list[bytes] = []
+    resets: list[int] = []
+    try:
+        for made in (bus, sender):
+            await made.start()
+        await bus.subscribe("inbox", got.append, on_reset=lambda: resets.append(1))
+        assert await sender.publish("inbox", b"before") == 1
+        dead = holder(own_cluster.url, key_slot(b"b:inbox"))
+        own_cluster.kill(dead)
+        await arrives_within(lambda: resets == [1], 10)
+
+        def promoted() -> bool:
+            return len(own_cluster.primary_ports()) == own_cluster.primaries
+
+        await asyncio.to_thread(until, promoted, 30, "a replica taking over")
+        # Subscribed again by itself on the new primary: a new message gets through.
+        deadline = time.monotonic() + 30
+        while await settle(sender.publish("inbox", b"after")) != 1:
+            assert time.monotonic() < deadline, "never subscribed again"
+            await asyncio.sleep(0.1)
+        await arrives_within(lambda: got[-1:] == [b"after"], 5)
+        assert got[0] == b"before" and resets == [1]
+    finally:
+        await bus.aclose()
+        await sender.aclose()
+
+
+async def settle(count: asyncio.Future[int]) -> int:
+    """How many received a message; 0 while publishing fails (no primary yet)."""
+    try:
+        return await count
+    except (RedisError, OSError):
+        return 0
+
+
+async def arrives_within(check: Callable[[], bool], seconds: float) -> None:
+    """Wait until `check()`; fail after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "the condition never came true"
+        await asyncio.sleep(0.02)
 
 
 def longest_wait(stamps: list[list[float]], since: float, which: list[int]) -> float:
