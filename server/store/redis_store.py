@@ -112,6 +112,8 @@ return 1
 
 # How long a batch of saves waits for a replica before it fails ("replica" durability).
 WAIT_TIMEOUT_MS = 1000
+# How long every primary of a cluster has to answer a readiness ping.
+CLUSTER_PING_TIMEOUT_S = 1.0
 
 
 def default_durability(where: topology.Topology) -> Durability:
@@ -267,7 +269,10 @@ class RedisStore(Store):
         a cluster: every primary); what readiness checks ask."""
         try:
             if isinstance(self._redis, RedisCluster):
-                return bool(await self._redis.ping(target_nodes=RedisCluster.PRIMARIES))
+                # Bounded: redis-py would otherwise retry through a shard's failover
+                # (seconds) and then answer yes; a probe should hear "not now" at once.
+                async with asyncio.timeout(CLUSTER_PING_TIMEOUT_S):
+                    return bool(await self._redis.ping(target_nodes=RedisCluster.PRIMARIES))
             return bool(await self._redis.ping())
         except Exception:
             return False

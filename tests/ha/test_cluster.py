@@ -221,23 +221,50 @@ async def test_each_shard_waits_for_its_own_replica(own_cluster: ClusterSetup) -
             client.close()
 
 
-async def test_the_bus_follows_its_channels_shard_to_the_new_primary(
+async def test_a_cluster_that_names_its_nodes_by_host_name_is_followed(tmp_path: Path) -> None:
+    # As deploy/README's compose set-up runs it: the slot map names hosts, not addresses.
+    named = ("--cluster-announce-hostname", "localhost")
+    setup = ClusterSetup(
+        tmp_path, replicas=0, extra=(*named, "--cluster-preferred-endpoint-type", "hostname")
+    )
+    setup.start()
+    store = RedisStore(setup.url, prefix="h:")
+    bus = ClusterBus(setup.url, prefix="h:")
+    try:
+        await store.start()
+        await bus.start()
+        assert isinstance(store._saves, ShardedSaves)
+        assert {host for host, _ in store._saves.slots.primaries()} == {"localhost"}
+        for code in ("HA", "HB", "HC", "HD"):
+            await store.create(code, b"v1")
+            await store.save(code, 2, b"v2", [{"n": 2}])
+        got: list[bytes] = []
+        await bus.subscribe("inbox", got.append)
+        assert await bus.publish("inbox", b"hi") == 1
+        await arrives_within(lambda: got == [b"hi"], 5)
+    finally:
+        await bus.aclose()
+        await store.aclose()
+        setup.stop()
+
+
+async def test_readiness_and_the_bus_follow_a_shards_failover(
     own_cluster: ClusterSetup,
 ) -> None:
     prefix = "b:"
-    bus, sender = (
-        ClusterBus(own_cluster.url, prefix=prefix),
-        ClusterBus(own_cluster.url, prefix=prefix),
-    )
+    bus, sender = (ClusterBus(own_cluster.url, prefix=prefix) for _ in range(2))
+    store = RedisStore(own_cluster.url, prefix=prefix)
     got: list[bytes] = []
     resets: list[int] = []
     try:
-        for made in (bus, sender):
+        for made in (bus, sender, store):
             await made.start()
+        assert await store.ping()
         await bus.subscribe("inbox", got.append, on_reset=lambda: resets.append(1))
         assert await sender.publish("inbox", b"before") == 1
         dead = holder(own_cluster.url, key_slot(b"b:inbox"))
         own_cluster.kill(dead)
+        assert not await store.ping()  # not ready while a shard has no primary
         await arrives_within(lambda: resets == [1], 10)
 
         def promoted() -> bool:
@@ -251,9 +278,14 @@ async def test_the_bus_follows_its_channels_shard_to_the_new_primary(
             await asyncio.sleep(0.1)
         await arrives_within(lambda: got[-1:] == [b"after"], 5)
         assert got[0] == b"before" and resets == [1]
+        deadline = time.monotonic() + 30
+        while not await store.ping():  # ready again once the replica took over
+            assert time.monotonic() < deadline, "never ready again"
+            await asyncio.sleep(0.1)
     finally:
         await bus.aclose()
         await sender.aclose()
+        await store.aclose()
 
 
 async def settle(count: asyncio.Future[int]) -> int:

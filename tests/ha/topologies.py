@@ -251,8 +251,11 @@ class ClusterSetup:
     `redis-cli --cluster create`; a short node timeout (a dead primary's replica takes
     over within seconds)."""
 
-    def __init__(self, workdir: Path, primaries: int = 3, replicas: int = 1) -> None:
+    def __init__(
+        self, workdir: Path, primaries: int = 3, replicas: int = 1, extra: tuple[str, ...] = ()
+    ) -> None:
         self.workdir = workdir
+        self.extra = extra  # more redis-server arguments for every node
         self.primaries = primaries
         self.replicas = replicas
         self.ports = [free_port() for _ in range(primaries * (1 + replicas))]
@@ -298,6 +301,7 @@ class ClusterSetup:
             str(self.bus_ports[port]),
             "--cluster-node-timeout",
             "1500",
+            *self.extra,
         )
 
     def client(self, port: int) -> redis.Redis:
