@@ -98,6 +98,64 @@ const CARDS = {
   shirokuro_jong: (c) => shiroCard(c),
 };
 
+/**
+ * The steps of match `number` of room `code`, loaded a page at a time and kept per
+ * perspective (a seat number, "open" or "spectator"). `info` has the match's step count
+ * and seats once a page has come. review.js shares it.
+ */
+export function createStepCache(code, number, token) {
+  const cache = new Map();
+  const info = { total: 0, seats: [] };
+  const list = (perspective) => {
+    if (!cache.has(perspective)) cache.set(perspective, []);
+    return cache.get(perspective);
+  };
+  /** Step `i` from `perspective`, loaded first when needed. */
+  async function ensure(perspective, i) {
+    const steps = list(perspective);
+    let from = Math.floor(i / PAGE) * PAGE;
+    while (!steps[i]) {
+      const answer = await historyGet(
+        `/api/rooms/${code}/matches/${number}/steps?seat=${perspective}&from=${from}&count=${PAGE}`, token);
+      info.total = answer.steps_total;
+      info.seats = answer.seats;
+      for (const step of answer.steps) steps[step.step] = step;
+      if (answer.next === null || answer.next === undefined || answer.next > i) break;
+      from = answer.next;
+    }
+    return steps[i];
+  }
+  return { info, list, ensure };
+}
+
+/** The seats as a replayed table lists them (nobody connected, nobody covered). */
+export function replaySeats(seats) {
+  return seats.map((s) => ({ kind: s.kind, name: s.name, covered: false, connected: false, difficulty: null }));
+}
+
+/**
+ * What a game's table is given for a replayed step: the step's view and the moves the
+ * seat could make then, as the room sent them live; a replay sends nothing (a move only
+ * says so). review.js shares it.
+ */
+export function replayContext({ code, game, number, seats, step, view, you, legal }) {
+  const listed = replaySeats(seats);
+  const message = {
+    t: "view", version: step.step + 1, view, legal: you.length ? { [you[0]]: legal } : {},
+    you, seats: listed, events: [], seqs: {},
+    room: {
+      code, game, status: step.outcome ? "over" : "playing", match: number,
+      paused: false, running: false, game_ms: step.t, host: -1, can_pause: false,
+    },
+  };
+  if (step.outcome) message.outcome = step.outcome;
+  return {
+    message, you, seats: listed, room: message.room,
+    move: () => notify(t("r_no_moves")), send: () => {}, openSettings: () => {}, notify,
+    seatLabel: (seat) => seatLabel(listed, seat, you),
+  };
+}
+
 /** The replay page of match `number` of room `code`; returns {rerender, teardown}. */
 export function showReplay(code, number) {
   const tokens = seatStore.get(code).map((s) => s.token);
@@ -108,33 +166,21 @@ export function showReplay(code, number) {
     perspective: isPlayer ? String(mine[0]) : "spectator",
     side: isPlayer ? mine[0] : 0, playing: false, speed: 2,
   };
-  const cache = new Map(); // perspective -> array of steps (sparse)
+  const loaded = createStepCache(code, number, tokens[0]);
   const tableHolder = el("div", { id: "table-root", class: "replay-table" });
   let table = null;
   let tableFor = null;
   let timer = null;
   let seats = [];
 
-  const steps = () => {
-    if (!cache.has(page.perspective)) cache.set(page.perspective, []);
-    return cache.get(page.perspective);
-  };
+  const steps = () => loaded.list(page.perspective);
 
   /** Make sure step `i` of the current perspective is loaded. */
   async function ensure(i) {
-    const list = steps();
-    let from = Math.floor(i / PAGE) * PAGE;
-    while (!list[i]) {
-      const answer = await historyGet(
-        `/api/rooms/${code}/matches/${number}/steps?seat=${page.perspective}&from=${from}&count=${PAGE}`,
-        tokens[0]);
-      page.total = answer.steps_total;
-      seats = answer.seats;
-      for (const step of answer.steps) list[step.step] = step;
-      if (answer.next === null || answer.next === undefined || answer.next > i) break;
-      from = answer.next;
-    }
-    return list[i];
+    const step = await loaded.ensure(page.perspective, i);
+    page.total = loaded.info.total;
+    seats = loaded.info.seats;
+    return step;
   }
 
   async function go(i) {
@@ -204,9 +250,7 @@ export function showReplay(code, number) {
     go(page.index);
   }
 
-  function publicSeats() {
-    return seats.map((s) => ({ kind: s.kind, name: s.name, covered: false, connected: false, difficulty: null }));
-  }
+  const publicSeats = () => replaySeats(seats);
 
   function viewer() {
     const step = steps()[page.index];
@@ -219,27 +263,7 @@ export function showReplay(code, number) {
     return { step, view: step.view, you, legal: step.legal || [] };
   }
 
-  /**
-   * What the table is given: the step's view and the moves the seat could make then, as
-   * the room sent them live; a replay sends nothing (a move only explains that).
-   */
-  function tableContext({ step, view, you, legal }) {
-    const listed = publicSeats();
-    const message = {
-      t: "view", version: step.step + 1, view, legal: you.length ? { [you[0]]: legal } : {},
-      you, seats: listed, events: [], seqs: {},
-      room: {
-        code, game: page.game, status: step.outcome ? "over" : "playing", match: number,
-        paused: false, running: false, game_ms: step.t, host: -1, can_pause: false,
-      },
-    };
-    if (step.outcome) message.outcome = step.outcome;
-    return {
-      message, you, seats: listed, room: message.room,
-      move: () => notify(t("r_no_moves")), send: () => {}, openSettings: () => {}, notify,
-      seatLabel: (seat) => seatLabel(listed, seat, you),
-    };
-  }
+  const tableContext = (shown) => replayContext({ code, game: page.game, number, seats, ...shown });
 
   function drawTable(shown) {
     const renderer = TABLES[page.game];

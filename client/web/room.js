@@ -19,6 +19,7 @@ import { visitorPanel, waitingRoom } from "./room_lobby.js";
 import { settingsDialog } from "./room_settings.js";
 import { createCoach } from "./coach.js";
 import { createTalk } from "./chat.js";
+import { createReview } from "./review.js";
 import { openRules, setExplainGame } from "./explain.js";
 import { fold, setHeadControls, setLatestMove, setSeatDecor } from "./tables/frame.js";
 
@@ -74,6 +75,10 @@ export function showRoom(code, { watch = false } = {}) {
   setHeadControls(() => moveLog.openButton());
   // The chat panel and reactions (chat.js), kept across renders.
   const talk = createTalk({ send: (frame) => socket && socket.send(frame) });
+  // Review together (review.js): shown instead of the table while this device is in it.
+  const review = createReview(code, {
+    send: (frame) => socket && socket.send(frame), held: () => held(), watching: () => watch, redraw: () => render(),
+  });
 
   claimSeatLink(code);
   const held = () => seatStore.get(code);
@@ -94,6 +99,7 @@ export function showRoom(code, { watch = false } = {}) {
     socket = new RoomSocket(code, tokens, {
       onMessage(frame) {
         talk.onFrame(frame);
+        if (review.onFrame(frame)) return;
         if (coach && coach.onFrame(frame)) return;
         if (frame.t === "view") {
           page.message = frame;
@@ -306,9 +312,11 @@ export function showRoom(code, { watch = false } = {}) {
    */
   function playAgainBar() {
     const room = page.message.room || {};
-    if (room.status !== "over") return null;
+    const reviewButton = review.bar(room);
+    if (room.status !== "over") return reviewButton && el("section", { class: "panel play-again" }, reviewButton);
     const isHost = mySeats().includes(room.host);
     return el("section", { class: "panel play-again", id: "play-again", role: "region", "aria-label": t("play_again") },
+      reviewButton,
       isHost
         ? [el("button", {
           type: "button", id: "play-again-button", "data-key": "play-again",
@@ -417,10 +425,13 @@ export function showRoom(code, { watch = false } = {}) {
       replaceKeepingFocus(roomBar, ...[title, statusLine(), people.sheet, talk.node,
         finished ? fold("history", t("past_matches"), matchHistory.element) : null].filter(Boolean));
       parts.length = 0;
-      parts.push(settingsDialog(ctx), playAgainBar(), people.alerts, tableHolder);
+      const reviewing = review.active();
+      parts.push(settingsDialog(ctx), reviewing ? null : playAgainBar(), people.alerts,
+        reviewing ? review.element : tableHolder);
       matchHistory.update(room);
       replaceKeepingFocus(main, ...parts.filter(Boolean));
-      if (!renderer) tableHolder.replaceChildren(el("p", {}, t("no_table")));
+      if (reviewing) review.render();
+      else if (!renderer) tableHolder.replaceChildren(el("p", {}, t("no_table")));
       else {
         // A new match starts on a fresh table: nothing of the last one's local state
         // (selections, result panels, the last hand reported shown) carries over.
@@ -465,6 +476,7 @@ export function showRoom(code, { watch = false } = {}) {
     if (table && table.destroy) table.destroy();
     moveLog.destroy();
     talk.destroy();
+    review.destroy();
     if (socket) socket.close();
   }
 

