@@ -112,6 +112,14 @@ BEARER_PARAMETER: Schema = {
     "Without it, a spectator (the spectator view only).",
     "schema": {"type": "string"},
 }
+PERSPECTIVE_PARAMETER: Schema = {
+    "name": "seat",
+    "in": "query",
+    "required": False,
+    "description": "a seat number, open or spectator (default); anyone without a seat gets "
+    "the spectator view",
+    "schema": {"type": "string"},
+}
 MATCH_ERRORS: Schema = {
     "403": error_answer("bad_token: the bearer token holds no seat of this room"),
     "404": error_answer("room_not_found or match_not_found"),
@@ -312,14 +320,7 @@ routes = [
                     CODE_PARAMETER,
                     MATCH_NUMBER_PARAMETER,
                     BEARER_PARAMETER,
-                    {
-                        "name": "seat",
-                        "in": "query",
-                        "required": False,
-                        "description": "a seat number, open or spectator (default); anyone "
-                        "without a seat gets the spectator view",
-                        "schema": {"type": "string"},
-                    },
+                    PERSPECTIVE_PARAMETER,
                     {
                         "name": "from",
                         "in": "query",
@@ -355,14 +356,7 @@ routes = [
                     CODE_PARAMETER,
                     MATCH_NUMBER_PARAMETER,
                     BEARER_PARAMETER,
-                    {
-                        "name": "seat",
-                        "in": "query",
-                        "required": False,
-                        "description": "a seat number, open or spectator (default); anyone "
-                        "without a seat gets the spectator's",
-                        "schema": {"type": "string"},
-                    },
+                    PERSPECTIVE_PARAMETER,
                 ],
                 "responses": {
                     "200": json_answer(
