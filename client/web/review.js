@@ -272,7 +272,10 @@ export function createReview(code, { send, held, watching, redraw }) {
     return el("button", { type: "button", id, class: "ghost review-button", "aria-label": label, title: label, onclick, disabled }, text);
   }
 
-  /** The Review together button (a player, no review on) or Join (one on, not in it). */
+  /**
+   * The Review together button (a player, once the match is over, no review on) or Join
+   * (one on, not in it: also while the next match is played).
+   */
   function bar(room) {
     if (local.open) return null;
     if (session && !session.following) {
@@ -280,10 +283,9 @@ export function createReview(code, { send, held, watching, redraw }) {
         type: "button", id: "review-join", "data-key": "review-join", onclick: () => open(session.match),
       }, t("rv_join", { who: who(session.leader) }));
     }
-    const finished = room.status === "over" ? room.match : room.match - 1;
-    if (!isPlayer() || finished < 1) return null;
+    if (!isPlayer() || room.status !== "over") return null;
     return el("button", {
-      type: "button", id: "review-open", "data-key": "review-open", class: "ghost", onclick: () => open(finished),
+      type: "button", id: "review-open", "data-key": "review-open", class: "ghost", onclick: () => open(room.match),
     }, t("rv_review"));
   }
 

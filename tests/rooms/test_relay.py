@@ -212,6 +212,21 @@ async def test_refusals_come_back_from_a_with_their_codes(pair: tuple[Process, P
     await until(lambda: not client.last["room"]["paused"])
 
 
+async def test_review_frames_go_to_the_room_a_runs_and_their_refusals_come_back(
+    pair: tuple[Process, Process],
+) -> None:
+    a, b = pair
+    code, _, host = await a.manager.create_room("usunoro", {}, ["host", "open", "cpu", "cpu"])
+    await anchor(a, code)
+    client = await join(b, code, [host])
+    assert isinstance(client.att, RemoteAttachment)
+    with pytest.raises(RoomError, match="match_not_found"):
+        await client.att.review({"t": "review_open", "match": 1})  # nothing finished yet
+    with pytest.raises(RoomError, match="no_review"):
+        await client.att.review({"t": "review_step", "step": 1})
+    await client.att.review({"t": "review_close"})  # not in one: nothing to leave
+
+
 async def test_a_room_a_stops_closes_b_links_and_b_then_runs_it(
     pair: tuple[Process, Process],
 ) -> None:
