@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from collections.abc import AsyncIterator
 
@@ -13,9 +14,10 @@ from server.store.redis_store import RedisStore
 from tests.rooms.helpers import Env
 
 
-@pytest.fixture
-async def env(redis_url: str) -> AsyncIterator[Env]:
-    """A started manager ("a") on a virtual clock, saving to Redis under a fresh prefix."""
+@contextlib.asynccontextmanager
+async def started_env(redis_url: str) -> AsyncIterator[Env]:
+    """A started manager ("a") on a virtual clock, saving to the Redis at `redis_url`
+    under a fresh prefix."""
     store = RedisStore(redis_url, prefix=f"t{uuid.uuid4().hex[:12]}:")
     await store.start()
     clock = VirtualClock()
@@ -25,3 +27,10 @@ async def env(redis_url: str) -> AsyncIterator[Env]:
     yield made
     await made.close()
     await store.aclose()
+
+
+@pytest.fixture
+async def env(redis_url: str) -> AsyncIterator[Env]:
+    """A started manager ("a") on a virtual clock, saving to Redis under a fresh prefix."""
+    async with started_env(redis_url) as made:
+        yield made

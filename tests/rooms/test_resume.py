@@ -1,13 +1,23 @@
-"""A room dropped mid-round and loaded again from Redis continues exactly."""
+"""A room dropped mid-round and loaded again from Redis continues exactly, on one Redis and
+on a Redis Cluster."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import pytest
 
 from server.rooms.errors import RoomError
+from tests.rooms.conftest import started_env
 from tests.rooms.helpers import Env, Player, undated
+
+
+@pytest.fixture(params=["redis", "cluster"])
+async def env(request: pytest.FixtureRequest) -> AsyncIterator[Env]:
+    """conftest's env, on one Redis and on the session's Redis Cluster."""
+    async with started_env(request.getfixturevalue(f"{request.param}_url")) as made:
+        yield made
 
 
 async def play(env: Env, seed: int, crash_at_ms: float | None) -> list[dict]:

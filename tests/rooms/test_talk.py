@@ -230,9 +230,12 @@ async def test_other_games_have_no_quiet_deal_switch(env: Env) -> None:
         await host.att.talk({"t": "deal_text", "allowed": True})
 
 
-@pytest.mark.parametrize("kind", ["redis", "memory"])
-async def test_talk_goes_through_the_relay_both_ways(kind: str, redis_url: str) -> None:
-    async with running(kind, redis_url) as (a, b):
+@pytest.mark.parametrize("kind", ["redis", "cluster", "memory"])
+async def test_talk_goes_through_the_relay_both_ways(
+    kind: str, request: pytest.FixtureRequest
+) -> None:
+    url = "" if kind == "memory" else request.getfixturevalue(f"{kind}_url")
+    async with running(kind, url) as (a, b):
         code, tokens = await humans_room(a, b)
         host = await join(a, code, [tokens[0]])
         assert host.att is not None
