@@ -185,14 +185,25 @@ export function createReview(code, { send, held, watching, redraw }) {
   const seats = () => (cache ? cache.info.seats : []);
   const who = (seat) => seatLabel(replaySeats(seats()), seat, local.perspective === "open" ? [] : mine());
 
-  /** The review_state frame (true: handled here). */
+  /**
+   * A frame of the room's connection (true: handled here): review_state, and the refusal
+   * of a step when the review has ended meanwhile (this device was away).
+   */
   function onFrame(frame) {
+    if (frame.t === "error" && frame.code === "no_review" && local.open) {
+      local.open = false;
+      notify(t("rv_ended"));
+      redraw();
+      return true;
+    }
     if (frame.t !== "review_state") return false;
     const was = session;
     session = frame.open ? frame : null;
     if (session && session.following) {
       if (!local.open || local.match !== session.match) show(session.match);
       goLocal(session.step);
+    } else if (session && local.open) {
+      open(session.match); // back after a reconnect: follow again
     } else if (!session && local.open) {
       local.open = false;
       notify(t("rv_ended"));

@@ -3,7 +3,7 @@ together. The first to open it leads and their steps move the others' reviews; t
 marks say agree or differ; the summary's agreement rates equal a recomputation from the
 players' match file (engine + advise, tests/rooms/review_support.py); when the leader
 leaves, the other player leads. One player on a phone in English, the other on a
-desktop in Japanese, the spectator on a small phone.
+desktop in Japanese, the spectator on a small phone in Japanese.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser.layout import axe_problems, layout_problems
-from tests.browser.pages import PHONE, open_seat, watch_room
+from tests.browser.pages import PHONE, english_left, open_seat, watch_room
 from tests.rooms.review_support import HUMANS, finished_room_sync, recomputed_rates
 
 SHOTS = Path("/work/shots/review")
@@ -61,8 +61,9 @@ def test_two_players_and_a_spectator_review_a_match_together(
     aki = new_page(**PHONE)
     ben = new_page(1280, 860, locale="ja-JP")
     guest = new_page(**SMALL_PHONE)
-    ben.goto(server_url + "/")
-    ben.evaluate("localStorage.setItem('zashiki.lang', 'ja')")
+    for page in (ben, guest):
+        page.goto(server_url + "/")
+        page.evaluate("localStorage.setItem('zashiki.lang', 'ja')")
     open_seat(aki, server_url, code, HUMANS[0], tokens[0])
     open_seat(ben, server_url, code, HUMANS[1], tokens[1])
     watch_room(guest, server_url, code)
@@ -97,9 +98,10 @@ def test_two_players_and_a_spectator_review_a_match_together(
     expect(looker.locator("#review-mark .review-why")).to_have_count(1)
     expect(other.locator("#review-mark .review-why")).to_have_count(0)
     expect(guest.locator("#review-mark .review-why")).to_have_count(0)
+    assert english_left(ben, code) == set()  # the Japanese review says it all in Japanese
     shot(aki, "difference_en_390")
     shot(ben, "difference_ja_desktop")
-    shot(guest, "difference_en_360")
+    shot(guest, "difference_ja_360")
     for page in (aki, guest):
         fits(page, "#review-step", "#review-mark", "#review-close")
 
@@ -114,6 +116,7 @@ def test_two_players_and_a_spectator_review_a_match_together(
             expect(row).to_have_attribute("data-moves", str(moves))
             expect(row).to_contain_text(f"{round(agreed / moves * 100)}%")
     expect(ben.locator("#review-summary")).to_contain_text("CPUとの一致率")
+    assert english_left(ben, code) == set()
     shot(aki, "summary_en_390")
     shot(ben, "summary_ja_desktop")
     fits(aki, "#review-step", "#review-close")
