@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 REDIRECTS = 5
 # Pause before trying a slot again that is migrating (TRYAGAIN) or has no node (CLUSTERDOWN).
 RETRY_PAUSE_S = 0.1
+# How long one node has to answer CLUSTER SLOTS before the next is asked.
+ASK_TIMEOUT_S = 1.0
 # Slot map refreshes after a lost node are at least this far apart.
 REFRESH_GAP_S = 0.2
 _REDIRECTED = ("MOVED ", "ASK ", "TRYAGAIN", "CLUSTERDOWN")
@@ -111,7 +113,10 @@ class SlotMap:
         for address in candidates:
             node = RespConnection(self.topology.node_url(address))
             try:
-                [answer] = await node.execute([("CLUSTER", "SLOTS")])
+                # Bounded: a node that accepts but never answers (stopped, frozen) must not
+                # hold up every refresh after it.
+                async with asyncio.timeout(ASK_TIMEOUT_S):
+                    [answer] = await node.execute([("CLUSTER", "SLOTS")])
             except (RedisError, OSError, TimeoutError) as exc:
                 problems.append(f"{address[0]}:{address[1]}: {exc}")
                 continue

@@ -21,11 +21,11 @@ from redis.crc import key_slot
 from redis.exceptions import RedisError
 
 from server.store import topology
-from server.store.cluster import ShardedSaves, slot_of
+from server.store.cluster import ShardedSaves, SlotMap, slot_of
 from server.store.cluster_bus import ClusterBus
 from server.store.redis_store import RedisStore
 from server.store.store import StoreError
-from tests.ha.drill import Load, two_servers
+from tests.ha.drill import Load, bounded, two_servers
 from tests.ha.topologies import ClusterSetup, until
 from tests.net.conftest import CLEAN_EXIT, ServerProcess
 from tests.store.helpers import until as arrives
@@ -245,6 +245,21 @@ async def test_a_cluster_that_names_its_nodes_by_host_name_is_followed(tmp_path:
     finally:
         await bus.aclose()
         await store.aclose()
+        setup.stop()
+
+
+async def test_a_node_that_never_answers_does_not_hold_up_the_slot_map(tmp_path: Path) -> None:
+    setup = ClusterSetup(tmp_path, replicas=0)
+    setup.start()
+    stopped = setup.procs[setup.ports[0]]  # the first seed: asked first
+    try:
+        stopped.send_signal(signal.SIGSTOP)  # connections open, nothing answered
+        slots = SlotMap(topology.parse(setup.url))
+        async with bounded("learning the slot map", 10):
+            await slots.refresh()
+        assert len(slots.primaries()) == 3 and None not in slots.owners
+    finally:
+        stopped.send_signal(signal.SIGCONT)
         setup.stop()
 
 
