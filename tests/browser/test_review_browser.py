@@ -104,6 +104,10 @@ def test_two_players_and_a_spectator_review_a_match_together(
     shot(guest, "difference_ja_360")
     for page in (aki, guest):
         fits(page, "#review-step", "#review-mark", "#review-close")
+    aki.set_viewport_size({"width": 740, "height": 360})  # a phone on its side
+    fits(aki, "#review-step", "#review-mark", "#review-close")
+    shot(aki, "difference_en_740x360")
+    aki.set_viewport_size(PHONE)
 
     # The last step shows the summary: agreement rates as the match file recomputes them.
     aki.locator("#review-last").click()
