@@ -15,6 +15,7 @@ import { addStrings, lang, t } from "./i18n.js";
 import { el, replaceKeepingFocus } from "./components.js";
 import { errorText, gameName, main } from "./page.js";
 import { myName } from "./names.js";
+import { fold } from "./tables/frame.js";
 import { COACH_STRINGS } from "./coach_strings.js";
 
 addStrings(COACH_STRINGS);
@@ -187,33 +188,91 @@ export function createCoach(code, { send, move, redraw }) {
     return el("button", { type: "button", id, "data-key": id, onclick, ...extra }, text);
   }
 
-  /** The coach's card for the dock, or null when it has nothing to say. */
-  function card() {
-    if (lesson.done || !line) return null;
+  /** What the coach says now: its line (the first one after an intro saying what the
+   * game is about), why the hint's move, and its buttons (ids end in `suffix`). */
+  function parts(suffix) {
     if (line === "end") {
-      return el("div", { class: "coach-card", id: "coach-card", "data-moment": "end", role: "status" },
-        el("p", { class: "coach-line" }, t("coach_end")),
-        el("div", { class: "coach-actions" },
-          el("a", { href: `/?host=${encodeURIComponent(lesson.game)}`, class: "button", id: "coach-real",
+      return {
+        intro: "", text: t("coach_end"), why: null,
+        actions: [
+          el("a", { href: `/?host=${encodeURIComponent(lesson.game)}`, class: "button", id: "coach-real" + suffix,
             onclick: () => { lesson.done = true; saveLesson(code, lesson); } }, t("coach_real")),
-          button("coach-keep", t("coach_keep"), finish, { class: "ghost" })));
+          button("coach-keep" + suffix, t("coach_keep"), finish, { class: "ghost" }),
+        ],
+      };
     }
     const suggested = hint;
     const reason = suggested && suggested.why && (suggested.why[lang()] || suggested.why.en);
-    return el("div", { class: "coach-card", id: "coach-card", "data-moment": line, role: "status" },
-      el("p", { class: "coach-line" }, el("strong", {}, t("coach_title") + " · "),
-        // The first line opens with what the game is about.
-        lesson.seen[0] === line ? t(`coach_${lesson.game}_intro`) + " " : "",
-        t(`coach_${lesson.game}_${line}`)),
-      reason ? el("p", { class: "coach-why" }, t("coach_suggest", { why: reason })) : null,
-      el("div", { class: "coach-actions" },
-        suggested ? button("coach-play", t("coach_play"), () => {
+    return {
+      intro: lesson.seen[0] === line ? t(`coach_${lesson.game}_intro`) + " " : "",
+      text: t(`coach_${lesson.game}_${line}`),
+      why: reason ? t("coach_suggest", { why: reason }) : null,
+      actions: [
+        suggested ? button("coach-play" + suffix, t("coach_play"), () => {
           hint = null;
           move(seat, suggested.move);
+          // Played from the sheet: the sheet closes, the table shows the move.
+          const open = document.getElementById("fold-coach");
+          if (open) open.open = false;
           redraw();
         }) : null,
-        button("coach-skip", t("coach_skip"), finish, { class: "ghost", "aria-label": t("coach_skip_label") })));
+        button("coach-skip" + suffix, suffix ? t("coach_skip") : "✕", finish,
+          { class: "ghost", "aria-label": t("coach_skip_label") }),
+      ],
+    };
   }
 
-  return { onFrame, card };
+  /** The coach's card for the dock (in place of the latest move), or null. `fit` then
+   * makes it as small as the one-screen table needs. */
+  function card() {
+    if (lesson.done || !line) return null;
+    const said = parts("");
+    return el("div", { class: "coach-card", id: "coach-card", "data-moment": line, "data-fit": "0", role: "status" },
+      el("p", { class: "coach-line" }, el("strong", {}, t("coach_title") + " · "),
+        said.intro ? el("span", { class: "coach-intro" }, said.intro) : null, said.text),
+      said.why ? el("p", { class: "coach-why" }, said.why) : null,
+      el("div", { class: "coach-actions" }, said.actions));
+  }
+
+  /** The head row's Coach sheet: all the coach says and its buttons, whatever the size. */
+  function sheet() {
+    if (lesson.done || !line) return null;
+    const said = parts("-sheet");
+    return fold("coach", t("coach_title"), el("p", {}, said.intro, said.text), said.why ? el("p", {}, said.why) : null,
+      el("div", { class: "coach-actions" }, said.actions));
+  }
+
+  /**
+   * After a paint: the table is one screen, so the dock's card shrinks until nothing
+   * goes past the window's bottom: all of it (0), its line on two lines with its buttons
+   * beside (1), one line as the latest move takes (2), or nothing (3: a dock with no
+   * room to spare, such as a phone on its side). The Coach sheet always has it all.
+   */
+  function fit() {
+    const node = document.getElementById("coach-card");
+    const dockNode = document.getElementById("dock");
+    const middle = document.getElementById("middle");
+    if (!node || !dockNode) return;
+    // How far the page, the dock's content and the middle's content go past their room.
+    const overflow = () => [
+      document.documentElement.scrollHeight - innerHeight,
+      dockNode.getBoundingClientRect().bottom - innerHeight,
+      dockNode.scrollHeight - dockNode.clientHeight,
+      middle ? middle.scrollHeight - middle.clientHeight : 0,
+    ];
+    // The table without the card: the card may take only what it leaves free.
+    node.dataset.fit = "3";
+    const room = overflow();
+    for (const level of ["0", "1", "2"]) {
+      node.dataset.fit = level;
+      if (overflow().every((over, i) => over <= Math.max(room[i], 0) + 1)) return;
+    }
+    node.dataset.fit = "3";
+  }
+
+  // A window made smaller (a phone turned) may need a smaller card.
+  addEventListener("resize", fit);
+  const destroy = () => removeEventListener("resize", fit);
+
+  return { onFrame, card, sheet, fit, destroy };
 }

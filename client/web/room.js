@@ -72,7 +72,7 @@ export function showRoom(code, { watch = false } = {}) {
     line.removeAttribute("style");
     return line;
   });
-  setHeadControls(() => moveLog.openButton());
+  setHeadControls(() => [coach && coach.sheet(), moveLog.openButton()].filter(Boolean));
   // The chat panel and reactions (chat.js), kept across renders.
   const talk = createTalk({ send: (frame) => socket && socket.send(frame) });
   // Review together (review.js): shown instead of the table while this device is in it.
@@ -445,6 +445,7 @@ export function showRoom(code, { watch = false } = {}) {
         }
         const logFocused = document.activeElement === moveLog.openButton();
         table.render(tableContext());
+        if (coach) coach.fit();
         mountMoveLog(logFocused);
         placeSeatClocks(tableHolder, msg, page.receivedAt, (seat) => seatName(msg.seats, seat));
         reportShown(renderer);
@@ -475,6 +476,7 @@ export function showRoom(code, { watch = false } = {}) {
     setExplainGame(null);
     if (table && table.destroy) table.destroy();
     moveLog.destroy();
+    if (coach) coach.destroy();
     talk.destroy();
     review.destroy();
     if (socket) socket.close();

@@ -44,6 +44,7 @@ let openSheet = null; // the id of the sheet open now (one at a time), kept acro
 // Each sheet's symbol: on a phone its button shows the symbol, its words stay its name.
 const SHEET_ICONS = {
   scores: "🏆", "last-trick": "↶", log: "📜", "last-result": "🏁", ranges: "⏱", people: "👥", history: "🗂",
+  coach: "🎓",
 };
 
 /**
