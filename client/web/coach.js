@@ -117,6 +117,9 @@ export function learnLink(game) {
 
 // Refusals of a hint the coach asked for: the coach drops the ask, the page shows nothing.
 const HINT_REFUSALS = new Set(["hints_off", "not_your_decision", "rate_limited"]);
+// A room answers a connection's hints at a pace (server/web/limits.py): a refused ask for
+// the same decision goes again after this long.
+const RETRY_MS = 3000;
 
 /**
  * The coach of room `code` if this device started it as a first match, else null.
@@ -126,29 +129,45 @@ const HINT_REFUSALS = new Set(["hints_off", "not_your_decision", "rate_limited"]
  * the dock.
  *
  * Until the first round ends, every decision of the player gets a hint (the table marks
- * the move): the card shows why, and "Play it" makes that move. The card's line changes
- * only at a moment.
+ * the move): the card shows why, and "Play it" makes that move (a lone legal move needs
+ * no asking). The card's line changes only at a moment.
  */
 export function createCoach(code, { send, move, redraw }) {
   const lesson = lessonOf(code);
   if (!lesson || lesson.done) return null;
   let line = null; // the moment whose line shows, or "end"
   let seat = null;
-  let decision = ""; // the player's legal moves the last hint was asked for (JSON)
+  let legal = []; // the player's legal moves now
+  let decision = ""; // the same as JSON: a new decision when it changes
   let asks = 0; // hints asked and not yet answered
-  let hint = null; // the answer to the latest ask: {move, why}
+  let hint = null; // the move to suggest now: {move, why}
+  let retry = null; // the timer asking again after a refusal
 
   function finish() {
     lesson.done = true;
     saveLesson(code, lesson);
     line = null;
+    clearTimeout(retry);
     redraw();
   }
 
-  /** A hint answered or refused; only the answer to the latest ask is kept. */
+  function ask() {
+    asks += 1;
+    send({ t: "hint", seat });
+  }
+
+  /** A hint answered or refused. An answer counts while its move is still legal (answers
+   * come in the order asked, so a late one for an old decision names an old move). */
   function answered(frame) {
     asks = Math.max(0, asks - 1);
-    hint = asks === 0 && frame.t === "hint" ? { move: frame.move, why: frame.why } : null;
+    if (frame.t === "hint") {
+      const move = JSON.stringify(frame.move);
+      if (legal.some((a) => JSON.stringify(a) === move)) hint = { move: frame.move, why: frame.why };
+    } else if (frame.code === "rate_limited" && !hint && legal.length) {
+      const asked = decision;
+      clearTimeout(retry);
+      retry = setTimeout(() => { if (decision === asked && !hint && !lesson.done) ask(); }, RETRY_MS);
+    }
   }
 
   function onFrame(frame) {
@@ -163,9 +182,10 @@ export function createCoach(code, { send, move, redraw }) {
     const room = frame.room || {};
     if (room.status !== "playing" || roundOver(lesson.game, frame.view)) {
       line = "end";
+      clearTimeout(retry);
       return false;
     }
-    const legal = (frame.legal || {})[seat] || [];
+    legal = (frame.legal || {})[seat] || [];
     const now = momentOf(lesson.game, frame.view, legal);
     if (now && !lesson.seen.includes(now)) {
       lesson.seen.push(now);
@@ -175,11 +195,8 @@ export function createCoach(code, { send, move, redraw }) {
     const key = JSON.stringify(legal);
     if (key !== decision) {
       decision = key;
-      hint = null;
-      if (legal.length && room.hints) {
-        asks += 1;
-        send({ t: "hint", seat });
-      }
+      hint = legal.length === 1 ? { move: legal[0], why: null } : null;
+      if (legal.length > 1 && room.hints) ask();
     }
     return false;
   }
@@ -272,7 +289,10 @@ export function createCoach(code, { send, move, redraw }) {
 
   // A window made smaller (a phone turned) may need a smaller card.
   addEventListener("resize", fit);
-  const destroy = () => removeEventListener("resize", fit);
+  const destroy = () => {
+    removeEventListener("resize", fit);
+    clearTimeout(retry);
+  };
 
   return { onFrame, card, sheet, fit, destroy };
 }

@@ -81,12 +81,12 @@ def round_over(game_id: str, view: View) -> bool:
 
 
 def hinted(core: RoomCore, legal: list[Action]) -> Action | None:
-    """The move a hint gives the learner now, as the room works it out (its seed from
-    the match's seed, the seat and the step: how many inputs the match has had)."""
+    """The move a hint gives the learner now, as the room works it out
+    (server/rooms/actor/hints.py)."""
     if not legal:
         return None
-    step = sum(1 for entry in core.log if entry["k"] in ("m", "x"))
-    advice = advise(core.game, core.state, LEARNER, hint_seed(core.settings.seed, LEARNER, step))
+    seed = hint_seed(core.seed_of_match(), LEARNER, core.step())
+    advice = advise(core.game, core.state, LEARNER, seed)
     return advice.action if advice is not None else None
 
 

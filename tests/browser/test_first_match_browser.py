@@ -1,0 +1,170 @@
+"""First matches ("Learn by playing") in real Chromium at phone size: each game's first
+match played to the end of its coached round by following the coach, and the way out.
+
+Every game's match is opened from "/?learn=GAME" in a page of its own (one more plays
+Usunoro in Japanese); the pages are played side by side, so the six matches take about
+as long as the longest round (Hachinin Meri's eight tricks of eight). Following the
+coach means pressing "Play it" on its card: the move its hint gives, the same the
+deal was chosen with (tests/rooms/first_deals.py), so every moment of the game's deal
+(server/rooms/first_match.py) comes up; the test reads each moment's line and checks it
+against the coach's strings in the page's language. At each new moment the table is
+still one screen with the card, the hand and the moves in sight, at 390x844 and
+360x740. At the end the card offers "Play a real match", which opens the lobby's create
+form with the game chosen.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import Page, expect
+
+from server.rooms.first_match import FIRST_DEALS
+from tests.browser.conftest import ARTIFACTS
+from tests.browser.layout import layout_problems
+from tests.browser.pages import PHONE, wait_until
+
+SMALL = {"width": 360, "height": 740}
+BUDGET_S = 300  # for all matches together; a busy machine is slow, not stuck
+STALL_S = 60  # without a coach moment or a move on any page this long, play stops
+# The status, the hand and the moves stay in sight with the coach's card in the dock (at
+# 390x844 the card itself too; on a smaller phone it may leave its room to the table).
+MUST_SEE = ("#status-line", "#my-hand", "#coach-card")
+TWO_FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+# One frame's worth of what the test reads from a page.
+READ = """() => {
+  const card = document.getElementById('coach-card');
+  const play = document.getElementById('coach-play');
+  return card ? {moment: card.dataset.moment, text: card.textContent, fit: card.dataset.fit,
+    play: play ? (play.getClientRects().length ? 'card' : 'sheet') : null} : null;
+}"""
+
+
+class Learner:
+    """One page playing one game's first match by the coach."""
+
+    def __init__(self, page: Page, game: str, lang: str) -> None:
+        self.page, self.game, self.lang = page, game, lang
+        self.lines: dict[str, str] = {}  # moment -> the card's text when it first showed
+        self.problems: list[str] = []
+        self.done = False
+
+    def step(self) -> bool:
+        """Read the card, check a new moment, press Play it; True if anything happened."""
+        card: dict[str, Any] | None = self.page.evaluate(READ)
+        if card is None:
+            return False
+        moved = False
+        if card["moment"] not in self.lines:
+            self.lines[card["moment"]] = card["text"]
+            self.check_layout(card["moment"])
+            moved = True
+        if card["moment"] == "end":
+            self.done = True
+        elif card["play"]:
+            moved = self.play(card["play"]) or moved
+        return moved
+
+    def play(self, where: str) -> bool:
+        """Press Play it: on the card, or in the Coach sheet where the card has no room."""
+        try:
+            if where == "sheet":
+                self.page.click("#fold-coach > summary", timeout=500)
+                self.page.click("#coach-play-sheet", timeout=500)
+            else:
+                self.page.click("#coach-play", timeout=500)
+            return True
+        except PlaywrightError:  # drawn again meanwhile (a CPU moved): next time
+            return False
+        finally:  # the sheet closes with its Play it; closed here when that missed
+            if self.page.locator("#fold-coach[open]").count():
+                self.page.locator("#fold-coach > summary").click(timeout=500, no_wait_after=True)
+
+    def check_layout(self, moment: str) -> None:
+        """One screen at both phone sizes, card, hand and moves in sight; a screenshot."""
+        name = f"first-{self.game}-{self.lang}-{moment}"
+        self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+        for size in (SMALL, PHONE):
+            self.page.set_viewport_size(size)
+            self.page.evaluate(TWO_FRAMES)  # the card fits itself to the new size first
+            must = MUST_SEE if moment != "end" else ("#coach-card",)
+            if size is SMALL:  # the card may give its room to the table (its sheet has it)
+                must = tuple(m for m in must if m != "#coach-card")
+            found = layout_problems(self.page, must, table=True)
+            self.problems += [f"{name} {size['width']}: {p}" for p in found]
+
+
+def expected_lines(page: Page, lang: str) -> dict[str, str]:
+    """The coach's strings in `lang`, as the page has them."""
+    return page.evaluate(
+        "async (lang) => (await import('/coach_strings.js')).COACH_STRINGS[lang]", lang
+    )
+
+
+def test_every_first_match_follows_its_coach_to_the_end(new_page, server_url) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    learners = [Learner(new_page(**PHONE), game, "en") for game in sorted(FIRST_DEALS)] + [
+        Learner(new_page(**PHONE, locale="ja-JP"), "usunoro", "ja")
+    ]
+    for learner in learners:
+        learner.page.goto(f"{server_url}/?learn={learner.game}")
+    for learner in learners:
+        expect(learner.page.locator(".table")).to_be_visible(timeout=20_000)
+    start = last = time.monotonic()
+    while not all(learner.done for learner in learners):
+        now = time.monotonic()
+        if now - start > BUDGET_S or now - last > STALL_S:
+            break
+        if any([learner.step() for learner in learners if not learner.done]):
+            last = now
+        else:
+            learners[0].page.wait_for_timeout(100)
+    print(f"\nfirst matches: {time.monotonic() - start:.0f} s for {len(learners)} pages")
+
+    for learner in learners:
+        strings = expected_lines(learner.page, learner.lang)
+        wanted = [*FIRST_DEALS[learner.game].moments, "end"]
+        assert learner.done, f"{learner.game} ({learner.lang}) stopped at {list(learner.lines)}"
+        assert set(wanted) <= set(learner.lines), (learner.game, list(learner.lines))
+        for moment in wanted:
+            key = "coach_end" if moment == "end" else f"coach_{learner.game}_{moment}"
+            assert strings[key] in learner.lines[moment], (learner.game, moment)
+        assert not learner.problems, learner.problems
+    ja = learners[-1]
+    assert "コーチ" in ja.lines["pass"] and "Coach" not in ja.lines["pass"]
+    expect(ja.page.locator("#coach-real")).to_have_text("本番の対局へ")
+
+    # Play a real match: the lobby's create form, this game chosen.
+    kokuto = next(learner for learner in learners if learner.game == "kokuto_rum")
+    kokuto.page.click("#coach-real")
+    wait_until(kokuto.page, "() => location.search === '?host=kokuto_rum'")
+    expect(kokuto.page.locator('input[name="game"][value="kokuto_rum"]')).to_be_checked()
+    expect(kokuto.page.locator("#host-button")).to_be_visible()
+
+
+def test_skip_ends_the_coaching_and_the_match_goes_on(new_page, server_url) -> None:
+    page = new_page(**PHONE)
+    page.goto(f"{server_url}/?learn=kokuto_rum")
+    expect(page.locator("#coach-card")).to_have_attribute("data-moment", "rotate")
+    page.click("#coach-skip")
+    expect(page.locator("#coach-card")).to_have_count(0)
+    # The match goes on: the player's own move is taken, the CPU answers.
+    page.click("#rotate-keep")
+    expect(page.locator("#draw-pile")).to_be_enabled(timeout=20_000)
+    # Skipped for good: a reload shows no coach.
+    page.reload()
+    expect(page.locator(".table")).to_be_visible()
+    expect(page.locator("#coach-card")).to_have_count(0)
+
+
+def test_the_lobby_and_the_rules_pages_lead_to_a_first_match(new_page, server_url) -> None:
+    page = new_page(**PHONE, locale="ja-JP")
+    page.goto(f"{server_url}/rules/utsuke.ja.html")
+    page.click("#learn-by-playing")
+    expect(page.locator("#coach-card")).to_have_attribute("data-moment", "guess")
+    assert "ウツケの最初の一局" in page.locator("#coach-card").inner_text()
+    page.goto(f"{server_url}/")
+    page.click("#learn-link-junocos")
+    expect(page.locator("#coach-card")).to_have_attribute("data-moment", "declare")
