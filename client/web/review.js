@@ -143,6 +143,8 @@ addStrings({
   },
 });
 
+const STEP_SEND_MS = 100;
+
 /** A move in words ("discard White 3 / Black 6"), `card` the card it names or null. */
 export function moveText(game, action, card) {
   const named = card ? cardName(game, card, lang()) : "";
@@ -177,6 +179,7 @@ export function createReview(code, { send, held, watching, redraw }) {
   let reviews = new Map(); // perspective -> the review as that perspective sees it
   let table = null;
   let tableFor = "";
+  let stepTimer = null;
 
   const tokens = () => (watching() ? [] : held().map((s) => s.token));
   const mine = () => (watching() ? [] : held().map((s) => s.seat));
@@ -201,7 +204,8 @@ export function createReview(code, { send, held, watching, redraw }) {
     session = frame.open ? frame : null;
     if (session && session.following) {
       if (!local.open || local.match !== session.match) show(session.match);
-      goLocal(session.step);
+      // The leader's own steps come back too; one still to be sent is newer.
+      if (!(session.lead && stepTimer !== null)) goLocal(session.step);
     } else if (session && local.open) {
       open(session.match); // back after a reconnect: follow again
     } else if (!session && local.open) {
@@ -250,11 +254,20 @@ export function createReview(code, { send, held, watching, redraw }) {
     load();
   }
 
-  /** The leader's step: everyone's review moves with it. */
+  /**
+   * The leader's step: everyone's review moves with it. Steps taken quickly one after
+   * another (a held arrow key) go out as the latest one, at most every STEP_SEND_MS,
+   * within the connection's frame rate.
+   */
   function go(step) {
     if (!leads()) return;
     goLocal(step);
-    send({ t: "review_step", step: local.index });
+    if (stepTimer === null) {
+      stepTimer = setTimeout(() => {
+        stepTimer = null;
+        send({ t: "review_step", step: local.index });
+      }, STEP_SEND_MS);
+    }
   }
 
   function open(number) {
@@ -448,6 +461,7 @@ export function createReview(code, { send, held, watching, redraw }) {
     active: () => local.open,
     destroy() {
       document.removeEventListener("keydown", onKey);
+      clearTimeout(stepTimer);
       if (table && table.destroy) table.destroy();
     },
   };
