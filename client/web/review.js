@@ -249,8 +249,9 @@ export function createReview(code, { send, held, watching, redraw }) {
 
   function goLocal(step) {
     const last = cache && cache.info.total ? cache.info.total - 1 : step;
-    local.index = Math.max(0, Math.min(last, step));
-    local.summary = null;
+    const index = Math.max(0, Math.min(last, step));
+    if (index !== local.index) local.summary = null; // a new step: the summary only at the last
+    local.index = index;
     load();
   }
 
