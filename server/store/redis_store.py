@@ -464,10 +464,16 @@ class RedisStore(Store):
             keys = [self._key("lease", c) for c in group]
             # EVAL: a new primary (after a failover) may not have the script cached.
             pipe.eval(_RENEW, len(keys), *keys, owner, ttl_ms)
-        answers = await pipe.execute()
+        # A shard that does not answer (failing over) leaves its rooms' leases as they
+        # were, neither renewed nor lost; the other shards' renewals count.
+        answers = await pipe.execute(raise_on_error=False)
+        failed = [a for a in answers if isinstance(a, Exception)]
+        if len(failed) == len(answers):
+            raise StoreError(f"Redis: no shard renewed a lease: {failed[0]}")
         return [
             group[int(i) - 1]
             for group, lost in zip(by_slot.values(), answers, strict=True)
+            if not isinstance(lost, Exception)
             for i in lost
         ]
 

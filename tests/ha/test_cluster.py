@@ -263,7 +263,30 @@ async def test_a_node_that_never_answers_does_not_hold_up_the_slot_map(tmp_path:
         setup.stop()
 
 
-async def test_readiness_and_the_bus_follow_a_shards_failover(
+async def test_a_shard_that_stays_down_leaves_the_other_shards_leases_renewed(
+    tmp_path: Path,
+) -> None:
+    setup = ClusterSetup(tmp_path, replicas=0)  # nothing to take the lost shard over
+    setup.start()
+    store = RedisStore(setup.url, prefix="d:")
+    try:
+        await store.start()
+        codes = [f"D{i}" for i in range(12)]
+        for code in codes:
+            assert await store.acquire_lease(code, "me", 60_000)
+        shard_of = {code: holder(setup.url, slot_of("d:", code)) for code in codes}
+        dead = shard_of[codes[0]]
+        setup.kill(dead)
+        assert await store.renew_leases(codes, "me", 600_000) == []  # no lease taken for lost
+        for code in (c for c in codes if shard_of[c] != dead):
+            with redis.Redis(port=shard_of[code]) as client:
+                assert client.pttl(f"d:lease:{{{code}}}") > 60_000, code
+    finally:
+        await store.aclose()
+        setup.stop()
+
+
+async def test_readiness_leases_and_the_bus_follow_a_shards_failover(
     own_cluster: ClusterSetup,
 ) -> None:
     prefix = "b:"
@@ -275,11 +298,21 @@ async def test_readiness_and_the_bus_follow_a_shards_failover(
         for made in (bus, sender, store):
             await made.start()
         assert await store.ping()
+        codes = [f"L{i}" for i in range(12)]
+        for code in codes:
+            assert await store.acquire_lease(code, "me", 60_000)
+        shard_of = {code: holder(own_cluster.url, slot_of(prefix, code)) for code in codes}
         await bus.subscribe("inbox", got.append, on_reset=lambda: resets.append(1))
         assert await sender.publish("inbox", b"before") == 1
         dead = holder(own_cluster.url, key_slot(b"b:inbox"))
         own_cluster.kill(dead)
         assert not await store.ping()  # not ready while a shard has no primary
+        # The other shards' leases are renewed; none is taken for lost.
+        assert await store.renew_leases(codes, "me", 600_000) == []
+        alive = [c for c in codes if shard_of[c] != dead]
+        assert alive and len(alive) < len(codes)
+        with redis.Redis(port=shard_of[alive[0]]) as client:
+            assert client.pttl(f"{prefix}lease:{{{alive[0]}}}") > 60_000
         await arrives_within(lambda: resets == [1], 10)
 
         def promoted() -> bool:
