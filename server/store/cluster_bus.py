@@ -105,8 +105,8 @@ class ClusterBus(Bus):
                     address = self.slots.owners[key_slot(queued[0])]
                     by_node.setdefault(address, []).append(queued)
                 if len(by_node) == 1:  # the usual case: no task per node to pay for
-                    [(address, queued)] = by_node.items()
-                    await self._publish_on(address, queued)
+                    [(address, same_node)] = by_node.items()
+                    await self._publish_on(address, same_node)
                 else:
                     await asyncio.gather(*(self._publish_on(a, q) for a, q in by_node.items()))
         finally:
