@@ -16,6 +16,7 @@ and each save is one script, atomic on its own.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -70,6 +71,7 @@ class SlotMap:
         self.owners: list[Address | None] = [None] * REDIS_CLUSTER_HASH_SLOTS
         self.known: set[Address] = set(topology.nodes)
         self._refreshing: asyncio.Future[None] | None = None
+        self._background: asyncio.Task[None] | None = None
         self._last = 0.0
 
     def primaries(self) -> set[Address]:
@@ -102,8 +104,15 @@ class SlotMap:
         loop = asyncio.get_running_loop()
         if self._refreshing is None and loop.time() - self._last >= REFRESH_GAP_S:
             self._last = loop.time()
-            task = loop.create_task(self.refresh())
-            task.add_done_callback(lambda t: t.cancelled() or t.exception())
+            self._background = loop.create_task(self.refresh())
+            self._background.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    async def aclose(self) -> None:
+        """Stop a refresh under way in the background."""
+        if self._background is not None and not self._background.done():
+            self._background.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._background
 
     async def _ask(self) -> None:
         # Primaries first (they know the freshest map), then the seeds.
@@ -131,6 +140,9 @@ class SlotMap:
                 owners[first : last + 1] = [where] * (last - first + 1)
                 self.known.add(where)
                 self.known.update((r[0].decode() or address[0], int(r[1])) for r in replicas)
+            if owners != self.owners:
+                shown = ", ".join(f"{h}:{p}" for h, p in sorted({a for a in owners if a}))
+                log.info("store: the cluster's slots are served by %s", shown)
             self.owners = owners
             return
         raise RedisConnectionError(f"no Redis Cluster node answers: {'; '.join(problems)}")
@@ -231,6 +243,7 @@ class ShardedSaves:
             await asyncio.gather(*self._tasks, return_exceptions=True)
         for node in list(self.nodes.values()):
             await node.aclose()
+        await self.slots.aclose()
 
     async def run_script(self, code: str, script: str, keys: list[str], args: list[Any]) -> Any:
         """EVAL `script` on the primary of room `code` (all `keys` of its slot), following

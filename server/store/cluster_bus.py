@@ -288,6 +288,7 @@ class ClusterBus(Bus):
         self._receivers.clear()
         for connection in [*self._subscribers.values(), *self._publishers.values()]:
             await connection.aclose()
+        await self.slots.aclose()
 
 
 class _Redirected(RedisConnectionError):
