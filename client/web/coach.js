@@ -23,9 +23,9 @@ addStrings(COACH_STRINGS);
 const KEY = "zashiki.learn.";
 const CLAIMS = ["pon", "chii", "ron"];
 
-/** Four cards of one rank (Usunoro's matching hand). */
+/** Four cards of one rank (Usunoro's matching hand: cards are suit then rank, "H1"). */
 function matching(hand) {
-  return Array.isArray(hand) && hand.length === 4 && new Set(hand.map((c) => c.slice(0, -1))).size === 1;
+  return Array.isArray(hand) && hand.length === 4 && new Set(hand.map((c) => c.slice(1))).size === 1;
 }
 
 /** The coach's moment for `game` at this view and these legal moves, or null. */

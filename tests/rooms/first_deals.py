@@ -100,8 +100,11 @@ class Played:
     finished: bool
 
 
-def play_first_round(game_id: str, deal: FirstDeal) -> Played:
-    """Play `deal`'s first round with the learner following the hints (module docstring)."""
+def play_first_round(
+    game_id: str, deal: FirstDeal, seen_by_learner: list[tuple[View, list[Action]]] | None = None
+) -> Played:
+    """Play `deal`'s first round with the learner following the hints (module docstring);
+    each (view, legal moves) the learner had is added to `seen_by_learner` if given."""
     game = registry.get(game_id)
     seats = [
         Seat("human", "", TOKEN) if kind == "host" else Seat(kind, "", "", deal.difficulty)
@@ -122,6 +125,8 @@ def play_first_round(game_id: str, deal: FirstDeal) -> Played:
         if core.status != "playing" or round_over(game_id, view):
             return Played(seen, seq, core.now(wall), True)
         legal = game.actions(core.state, LEARNER)
+        if seen_by_learner is not None:
+            seen_by_learner.append((view, legal))
         now = moment(game_id, view, legal)
         if now is not None and now not in seen:
             seen.append(now)
