@@ -221,7 +221,8 @@ export function createCoach(code, { send, move, redraw }) {
     const suggested = hint;
     const reason = suggested && suggested.why && (suggested.why[lang()] || suggested.why.en);
     return {
-      intro: lesson.seen[0] === line ? t(`coach_${lesson.game}_intro`) + " " : "",
+      // Japanese runs sentences on without a space.
+      intro: lesson.seen[0] === line ? t(`coach_${lesson.game}_intro`) + (lang() === "ja" ? "" : " ") : "",
       text: t(`coach_${lesson.game}_${line}`),
       why: reason ? t("coach_suggest", { why: reason }) : null,
       actions: [
