@@ -109,6 +109,7 @@ class LiveRooms:
             await asyncio.gather(*self._background)
         for room in list(self.rooms.values()):
             await room.settled()
+            await room.alarm.due.settled()
 
     def stats(self) -> dict[str, float]:
         """Live rooms, attachments, and moves, saves and save time of every room run here."""
@@ -202,6 +203,7 @@ class LiveRooms:
         self._leaving[code] = leaving = asyncio.Event()
         try:
             await room.stop(reason)
+            await room.alarm.due.settled()  # its next time, for whoever runs it next
             self._retired["moves"] += room.moves
             self._retired["saves"] += room.saves
             self._retired["save_seconds"] += room.save_seconds

@@ -42,6 +42,7 @@ from server.rooms.actor.nudges import Notifier
 from server.rooms.actor.room import Room, summary_of_blob
 from server.rooms.actor.state import Attachment, Listener
 from server.rooms.errors import RoomError
+from server.rooms.due import DueSweep
 from server.rooms.live import LEASE_MS, UNLOAD_AFTER_MS, LiveRooms
 from server.rooms.lobby import new_room
 from server.rooms.relay.endpoint import REQUEST_TIMEOUT_S, Relay, RemoteAttachment
@@ -102,6 +103,7 @@ class RoomManager:
         self._policies = dict(policies or {})
         self._games = dict(games or {})
         self.live = LiveRooms(store, clock, instance_id, self.room_deps, lease_ms, unload_after_ms)
+        self.due = DueSweep(self.live, wall)  # days rooms no process runs, loaded on time
         self.relay = None
         if bus is not None:
             self.relay = self.live.relay = Relay(
@@ -116,10 +118,12 @@ class RoomManager:
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
-        """Listen on the bus; start background work (leases, idle rooms, relay links)."""
+        """Listen on the bus; start background work (leases, idle rooms, relay links,
+        due rooms)."""
         if self.relay is not None:
             await self.relay.start()
         self.live.start()
+        self.due.start()
 
     async def drain(self) -> int:
         """Before stopping: create and load no more rooms, and stop every room run here
@@ -129,6 +133,7 @@ class RoomManager:
 
     async def aclose(self) -> None:
         """Finish queued inputs, stop every room and give up its lease."""
+        self.due.stop()
         await self.live.aclose()
         if self.relay is not None:
             await self.relay.aclose()

@@ -23,6 +23,7 @@ class MemoryStore(Store):
         # Log entries are kept packed, as Redis keeps them, so callers never share objects.
         self._logs: dict[str, list[bytes]] = {}
         self._public: dict[str, bytes] = {}
+        self._due: dict[str, int] = {}  # code -> Unix ms it is next due
         self._chats: dict[str, list[bytes]] = {}
         self._leases: dict[str, tuple[str, float]] = {}
         self._push_key: bytes | None = None
@@ -42,6 +43,7 @@ class MemoryStore(Store):
         self._logs.pop(code, None)
         self._chats.pop(code, None)
         self._public.pop(code, None)
+        self._due.pop(code, None)
         self._leases.pop(code, None)
         self._pushes.pop(code, None)
         self._reviews.pop(code, None)
@@ -158,6 +160,18 @@ class MemoryStore(Store):
     async def public_rooms(self) -> list[dict[str, Any]]:
         codes = sorted(c for c in self._public if self._live(c) is not None)
         return [codec.unpack(self._public[c]) for c in codes if c in self._public]
+
+    async def set_due(self, code: str, at_ms: int | None) -> None:
+        if at_ms is None:
+            self._due.pop(code, None)
+        else:
+            self._due[code] = int(at_ms)
+
+    async def claim_due(self, now_ms: int, limit: int, retry_ms: int) -> list[str]:
+        due = sorted((at, code) for code, at in self._due.items() if at <= now_ms)[:limit]
+        for _, code in due:
+            self._due[code] = now_ms + retry_ms
+        return [code for _, code in due]
 
     async def acquire_lease(self, code: str, owner: str, ttl_ms: int) -> bool:
         now = self._wall_ms()

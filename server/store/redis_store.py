@@ -3,7 +3,8 @@
 Keys, under a prefix (default "zk:"): `room:{CODE}` a hash {ver: version, b: blob, and
 d<version>: each delta saved since the blob};
 `log:{CODE}` a stream of packed log entries; `lease:{CODE}` the owner's id with a TTL;
-`public` a hash code -> packed summary; `chat:{CODE}` a list of the room's last packed
+`public` a hash code -> packed summary; `due` a sorted set of the codes of the rooms
+that will need a process running them, by when (Unix ms; see rooms/due.py); `chat:{CODE}` a list of the room's last packed
 chat messages; `push:{CODE}` a hash of the room's push subscriptions (packed);
 `review:{CODE}` a hash of its finished matches' reviews (packed); `vapid`
 the deployment's Web Push key. Room and log expire `idle_ttl_ms` after the last save, the
@@ -23,10 +24,11 @@ together over a lean connection of their own (group_commit.py, resp.py), one per
 primary on a cluster (cluster.py). Everything else goes through redis-py (its
 RedisCluster on a cluster, which follows MOVED and ASK itself).
 
-On a cluster every key of a room is on its room's shard. The public list (`public`) and
-the Web Push key (`vapid`) are one key each, on whichever shard their name hashes to:
-the list is one small hash read whole (one round trip, where scanning every primary
-would be one per shard and a listing per shard to keep), and the rooms it names are
+On a cluster every key of a room is on its room's shard. The public list (`public`), the
+due index (`due`) and the Web Push key (`vapid`) are one key each, on whichever shard
+their name hashes to: the list is one small hash read whole, the index one sorted set
+read from its earliest end (one round trip each, where scanning every primary would be
+one per shard and a listing per shard to keep), and the rooms the list names are
 checked where they live (a pipeline per shard). Leases are renewed per slot (a script
 may only touch keys of one slot there), in one pipeline per shard. Keys under the old
 names are not looked for: no release before the hash tags ran on a cluster.
@@ -104,6 +106,13 @@ if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return 1
+"""
+# KEYS: the due index. The rooms due by ARGV[1], earliest first, at most ARGV[2] of
+# them, each put off to ARGV[3] (taken by this sweep: by no other before then).
+_CLAIM_DUE = """
+local due = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+for _, code in ipairs(due) do redis.call('ZADD', KEYS[1], 'XX', ARGV[3], code) end
+return due
 """
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
@@ -214,6 +223,7 @@ class RedisStore(Store):
         self._acquire = self._redis.register_script(_ACQUIRE)
         self._renew = self._redis.register_script(_RENEW)
         self._release = self._redis.register_script(_RELEASE)
+        self._claim_due = self._redis.register_script(_CLAIM_DUE)
         self.wait_timeout_ms = wait_timeout_ms
         wait_replicas = 1 if self.durability == "replica" else 0
         self._saves: GroupCommit | ShardedSaves
@@ -364,6 +374,7 @@ class RedisStore(Store):
             keys += [self._legacy_key(k, code) for k in kinds]
         await self._redis.delete(*keys, self._key("review", code))
         await self._redis.hdel(self.prefix + "public", code)
+        await self._redis.zrem(self.prefix + "due", code)
 
     # -- reviews -----------------------------------------------------------------------
     @_outage_is_store_error
@@ -440,6 +451,20 @@ class RedisStore(Store):
         if gone:
             await self._redis.hdel(self.prefix + "public", *gone)
         return [codec.unpack(listed[c.encode()]) for c, ok in zip(codes, alive, strict=True) if ok]
+
+    # -- due rooms -------------------------------------------------------------------
+    @_outage_is_store_error
+    async def set_due(self, code: str, at_ms: int | None) -> None:
+        if at_ms is None:
+            await self._redis.zrem(self.prefix + "due", code)
+        else:
+            await self._redis.zadd(self.prefix + "due", {code: int(at_ms)})
+
+    @_outage_is_store_error
+    async def claim_due(self, now_ms: int, limit: int, retry_ms: int) -> list[str]:
+        keys = [self.prefix + "due"]
+        claimed = await self._claim_due(keys=keys, args=[now_ms, limit, now_ms + retry_ms])
+        return [code.decode() for code in claimed]
 
     # -- leases ----------------------------------------------------------------------
     @_outage_is_store_error

@@ -1,5 +1,5 @@
 """The Store interface: rooms as versioned blobs, their move logs, the public list, leases,
-and what Web Push needs (the deployment's key, the rooms' subscriptions).
+when each room next needs a process (the due index), and what Web Push needs (the deployment's key, the rooms' subscriptions).
 
 The store knows nothing of games. A room is an opaque `bytes` blob with an integer
 version, and the deltas saved since that blob (opaque too; the rooms' journal.py makes
@@ -103,7 +103,8 @@ class Store:
         raise NotImplementedError
 
     async def delete(self, code: str) -> None:
-        """Remove the room, its log, its chat, its reviews, its lease and its public listing."""
+        """Remove the room, its log, its chat, its reviews, its lease, its public listing
+        and its due time."""
         raise NotImplementedError
 
     async def keep_for(self, code: str, ttl_ms: int) -> None:
@@ -164,6 +165,18 @@ class Store:
 
     async def public_rooms(self) -> list[dict[str, Any]]:
         """Summaries of the listed rooms that still exist, in code order."""
+        raise NotImplementedError
+
+    # -- due rooms: when a room next needs a process, loaded or not ------------------
+    async def set_due(self, code: str, at_ms: int | None) -> None:
+        """Note that the room next needs a process running it at `at_ms` (Unix ms: a
+        days clock running out, a CPU's move due), or never (None: unlisted)."""
+        raise NotImplementedError
+
+    async def claim_due(self, now_ms: int, limit: int, retry_ms: int) -> list[str]:
+        """The codes of at most `limit` rooms due by `now_ms`, earliest first, each put
+        off to `now_ms + retry_ms` in the same step: another sweep takes it again only if
+        this one's process did not get it running (a running room sets its own time)."""
         raise NotImplementedError
 
     # -- leases: which process runs a room -------------------------------------------

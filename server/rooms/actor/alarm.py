@@ -1,12 +1,14 @@
 """A live room's one wake-up timer: set to the earliest thing the room waits for (a rule
 timer or CPU move due in game time, presence's gate and cover times, a seat clock running
 out, a save's retry);
-when it fires, the room gets a "tick" input.
+when it fires, the room gets a "tick" input. A days room's wake goes to the store's due
+index too (due_mark.py), for a process to load the room then if none runs it.
 """
 
 from __future__ import annotations
 
 from server.rooms.actor.clock import TimerHandle
+from server.rooms.actor.due_mark import DueMark
 from server.rooms.actor.state import RoomState
 from server.rooms.actor.turns import Turns
 
@@ -24,6 +26,7 @@ class Alarm:
         self._timer: TimerHandle | None = None
         self._timer_at = 0.0  # when the timer fires (it may be before `_wake_at`)
         self._wake_at: float | None = None  # when the room next wants to look
+        self.due = DueMark(room)  # the wake as the store's due index has it
 
     def schedule(self) -> None:
         """Set the one wake-up timer to the earliest thing the room waits for."""
@@ -46,6 +49,8 @@ class Alarm:
             if wake is None or at < wake:
                 wake = at
         self._wake_at = wake
+        if core.clock_rules is not None:
+            self.due.wake(wake)
         if wake is not None and self._timer is not None and self._timer_at <= wake:
             # Most moves put the next wake later (a rule timer restarts): the timer set
             # for the earlier one stays and, firing early, sets the next (`_ring`). One

@@ -1,0 +1,163 @@
+"""Days rooms act on time by themselves (rooms/due.py, actor/due_mark.py): a room whose
+seat clock runs out while no process runs it is loaded by a process's due sweep, and the
+CPU plays for the seat with nobody connecting; the index forgets rooms that close or are
+gone; two processes sweeping at once run the room once.
+
+Kokuto Rum with a human at seat 0 who never moves and a CPU at seat 1, on the days clock
+12h+1d (seat 0 runs out 36 h after the match starts), on the memory store and on Redis.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+
+from server.rooms.actor.clock import VirtualClock
+from server.rooms.manager import RoomManager
+from server.rooms.seats.timebank import HOUR
+from server.store.memory_store import MemoryStore
+from server.store.redis_store import RedisStore
+from server.store.store import Store
+from tests.rooms.helpers import Env, Player
+from tests.rooms.test_seat_clocks import EPOCH_S, clocked_room, late_moves, manager_on
+
+RUNS_OUT_MS = 36 * HOUR
+SWEEP_MS = 10 * 60_000  # sweeps ten virtual minutes apart: days pass in few round trips
+
+
+@pytest.fixture(params=["memory", "redis"])
+async def env(request: pytest.FixtureRequest) -> AsyncIterator[Env]:
+    """A started manager ("a") on a virtual clock whose wall time follows it, over the
+    memory store or a real Redis."""
+    store: Store
+    if request.param == "memory":
+        store = MemoryStore()
+    else:
+        store = RedisStore(
+            request.getfixturevalue("redis_url"), prefix=f"t{uuid.uuid4().hex[:12]}:"
+        )
+    await store.start()
+    clock = VirtualClock()
+    manager = another_process(store, clock, "a")
+    await manager.start()
+    made = Env(store, clock, manager)
+    yield made
+    await made.close()
+    await store.aclose()
+
+
+def another_process(store: Store, clock: VirtualClock, instance_id: str) -> RoomManager:
+    """A process's manager whose sweeps come every SWEEP_MS (on average)."""
+    manager = manager_on(store, clock, instance_id)  # type: ignore[arg-type]
+    manager.due.period_ms = SWEEP_MS
+    return manager
+
+
+async def due_at(store: Store, code: str) -> float | None:
+    """When the room is due as the index holds it (read where the store keeps it)."""
+    if isinstance(store, MemoryStore):
+        return store._due.get(code)
+    assert isinstance(store, RedisStore)
+    return await store._redis.zscore(store.prefix + "due", code)
+
+
+async def listed(store: Store, code: str) -> bool:
+    """Whether the room is in the due index."""
+    return await due_at(store, code) is not None
+
+
+async def left_alone(env: Env) -> tuple[str, str]:
+    """A days room whose seat 0 runs out at RUNS_OUT_MS, saved, and then no process
+    running it (every process stopped)."""
+    code, token, player = await clocked_room(env, "days", "12h+1d")
+    assert player.att is not None
+    player.att.detach()
+    await env.run(10_000)  # the CPU chose its rotation: only seat 0's clock is left
+    await env.manager.aclose()
+    assert await env.store.lease_holder(code) is None
+    return code, token
+
+
+async def test_a_fresh_process_plays_the_timed_out_move_with_nobody_connecting(
+    env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    code, token = await left_alone(env)
+    # Listed by when seat 0's clock runs out (Unix ms).
+    at = await due_at(env.store, code)
+    assert at is not None and abs(at - (EPOCH_S * 1000 + RUNS_OUT_MS)) <= 1000
+    fresh = another_process(env.store, env.clock, "b")
+    env.managers.append(fresh)
+    await fresh.start()
+    caplog.set_level(logging.INFO)
+    await env.clock.advance(RUNS_OUT_MS - SWEEP_MS * 2, settle=fresh.settled)
+    assert fresh.live_codes() == []  # not due yet: not loaded
+    assert late_moves(await env.store.read_log(code)) == []
+    await env.clock.advance(SWEEP_MS * 4, settle=fresh.settled)
+    assert fresh.live_codes() == [code]
+    assert await env.store.lease_holder(code) == "b"
+    late = late_moves(await env.store.read_log(code))
+    assert len(late) == 1 and late[0]["cpu"] is True
+    woken = [r for r in caplog.records if getattr(r, "event", None) == "woken"]
+    assert [r.getMessage() for r in woken] == [f"room {code} woken by the due sweep"]
+    assert all(token not in r.getMessage() for r in caplog.records)
+    # Running again, the room lists its next time: seat 0's fresh 12 h allowance.
+    await fresh.settled()
+    at = await due_at(env.store, code)
+    assert at is not None and at > EPOCH_S * 1000 + RUNS_OUT_MS
+
+
+async def test_a_closed_room_leaves_the_index(env: Env) -> None:
+    code, token, player = await clocked_room(env, "days", "12h+1d")
+    await env.run(0)
+    assert await listed(env.store, code)
+    assert player.att is not None
+    player.att.detach()
+    await env.manager.leave_seat(code, token)  # the last human leaves: the room closes
+    await env.run(0)
+    assert (await env.manager.room_summary(code))["status"] == "closed"
+    assert not await listed(env.store, code)
+
+
+async def test_a_room_gone_from_the_store_leaves_the_index(env: Env) -> None:
+    code, _ = await left_alone(env)
+    await env.store.delete(code)
+    assert not await listed(env.store, code)
+    await env.store.set_due(code, 1)  # as if it had expired, its line left behind
+    sweeper = another_process(env.store, env.clock, "b")
+    env.managers.append(sweeper)
+    assert await sweeper.due.sweep() == []
+    assert not await listed(env.store, code)
+
+
+async def test_rooms_without_a_days_clock_are_never_listed(env: Env) -> None:
+    code, _, _ = await clocked_room(env, "live", "10+60")
+    relaxed, _, token = await env.manager.create_room("kokuto_rum", None, ["host", "cpu"], seed=3)
+    await env.join(relaxed, [token], Player(plays=False))
+    await env.manager.start_match(relaxed, token)
+    await env.run(HOUR)
+    assert not await listed(env.store, code)
+    assert not await listed(env.store, relaxed)
+
+
+async def test_two_processes_sweeping_at_once_run_the_room_once(env: Env) -> None:
+    code, _ = await left_alone(env)
+    b = another_process(env.store, env.clock, "b")
+    c = another_process(env.store, env.clock, "c")
+    env.managers += [b, c]  # not started: only the sweeps below run
+    await env.clock.advance(RUNS_OUT_MS + 1)
+    woken = await asyncio.gather(b.due.sweep(), c.due.sweep())
+    assert sorted(woken) == [[], [code]]
+    await b.settled()
+    await c.settled()
+    assert sorted([b.live_codes(), c.live_codes()]) == [[], [code]]
+    assert len(late_moves(await env.store.read_log(code))) == 1
+    # Again, after the claim's put-off passed: the other process leaves it to its holder.
+    runner, other = (b, c) if b.live_codes() else (c, b)
+    await env.store.set_due(code, 1)
+    assert await other.due.sweep() == []
+    assert other.live_codes() == [] and runner.live_codes() == [code]
+    assert await env.store.lease_holder(code) == runner.instance_id
