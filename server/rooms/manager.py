@@ -41,8 +41,8 @@ from server.rooms.actor.clock import Clock
 from server.rooms.actor.nudges import Notifier
 from server.rooms.actor.room import Room, summary_of_blob
 from server.rooms.actor.state import Attachment, Listener
-from server.rooms.errors import RoomError
 from server.rooms.due import DueSweep
+from server.rooms.errors import RoomError
 from server.rooms.live import LEASE_MS, UNLOAD_AFTER_MS, LiveRooms
 from server.rooms.lobby import new_room
 from server.rooms.relay.endpoint import REQUEST_TIMEOUT_S, Relay, RemoteAttachment

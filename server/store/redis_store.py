@@ -4,8 +4,8 @@ Keys, under a prefix (default "zk:"): `room:{CODE}` a hash {ver: version, b: blo
 d<version>: each delta saved since the blob};
 `log:{CODE}` a stream of packed log entries; `lease:{CODE}` the owner's id with a TTL;
 `public` a hash code -> packed summary; `due` a sorted set of the codes of the rooms
-that will need a process running them, by when (Unix ms; see rooms/due.py); `chat:{CODE}` a list of the room's last packed
-chat messages; `push:{CODE}` a hash of the room's push subscriptions (packed);
+that will need a process running them, by when (Unix ms; see rooms/due.py);
+`chat:{CODE}` a list of the room's last packed chat messages; `push:{CODE}` a hash of the room's push subscriptions (packed);
 `review:{CODE}` a hash of its finished matches' reviews (packed); `vapid`
 the deployment's Web Push key. Room and log expire `idle_ttl_ms` after the last save, the
 chat as long after its last message, the subscriptions as long after they were last

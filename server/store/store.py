@@ -1,5 +1,6 @@
 """The Store interface: rooms as versioned blobs, their move logs, the public list, leases,
-when each room next needs a process (the due index), and what Web Push needs (the deployment's key, the rooms' subscriptions).
+when each room next needs a process (the due index), and what Web Push needs (the
+deployment's key, the rooms' subscriptions).
 
 The store knows nothing of games. A room is an opaque `bytes` blob with an integer
 version, and the deltas saved since that blob (opaque too; the rooms' journal.py makes
