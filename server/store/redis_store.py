@@ -1,19 +1,19 @@
 """The Redis store (redis-py asyncio); saves are group-committed (group_commit.py).
 
 Keys, under a prefix (default "zk:"): `room:{CODE}` a hash {ver: version, b: blob, and
-d<version>: each delta saved since the blob};
-`log:{CODE}` a stream of packed log entries; `lease:{CODE}` the owner's id with a TTL;
-`public` a hash code -> packed summary; `due` a sorted set of the codes of the rooms
-that will need a process running them, by when (Unix ms; see rooms/due.py);
-`chat:{CODE}` a list of the room's last packed chat messages; `push:{CODE}` a hash of the room's push subscriptions (packed);
-`review:{CODE}` a hash of its finished matches' reviews (packed); `vapid`
-the deployment's Web Push key. Room and log expire `idle_ttl_ms` after the last save, the
-chat as long after its last message, the subscriptions as long after they were last
-kept or read, the reviews as long after the last one kept; the key never. The braces
-are a Redis Cluster hash tag (all of a room's keys on one shard); releases before it
-named the keys without braces (`room:CODE`): on one server or under Sentinel, a room
-found only under those names takes the new ones when it is first loaded (`_ADOPT`), so
-rooms saved before an upgrade play on after it.
+d<version>: each delta saved since the blob}; `log:{CODE}` a stream of packed log
+entries; `lease:{CODE}` the owner's id with a TTL; `public` a hash code -> packed
+summary; `due` a sorted set of the codes of the rooms that will need a process running
+them, by when (Unix ms; see rooms/due.py); `chat:{CODE}` a list of the room's last
+packed chat messages; `push:{CODE}` a hash of the room's push subscriptions (packed);
+`review:{CODE}` a hash of its finished matches' reviews (packed); `vapid` the
+deployment's Web Push key. Room and log expire `idle_ttl_ms` after the last save, the
+chat as long after its last message, the subscriptions as long after they were last kept
+or read, the reviews as long after the last one kept; the key never. The braces are a
+Redis Cluster hash tag (all of a room's keys on one shard); releases before it named the
+keys without braces (`room:CODE`): on one server or under Sentinel, a room found only
+under those names takes the new ones when it is first loaded (`_ADOPT`), so rooms saved
+before an upgrade play on after it.
 
 The address (topology.py) is one Redis, a primary found through Sentinel (followed
 across failovers), or a Redis Cluster. `durability="replica"` acknowledges a save only
