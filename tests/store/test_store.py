@@ -127,6 +127,29 @@ async def test_public_list_drops_rooms_that_no_longer_exist(store: Store) -> Non
     assert await store.public_rooms() == []
 
 
+async def test_due_rooms_are_claimed_earliest_first_a_batch_at_a_time(store: Store) -> None:
+    await store.set_due("LATE", 5_000)
+    for n, code in enumerate(["CCC", "AAA", "BBB"]):
+        await store.set_due(code, 1_000 + n)
+    assert await store.claim_due(999, 10, 60_000) == []  # none due yet
+    assert await store.claim_due(4_000, 2, 60_000) == ["CCC", "AAA"]
+    # Claimed rooms are put off: the next sweep takes the rest, then nothing.
+    assert await store.claim_due(4_000, 2, 60_000) == ["BBB"]
+    assert await store.claim_due(4_000, 10, 60_000) == []
+    assert await store.claim_due(10_000, 10, 60_000) == ["LATE"]
+    # Their put-off passed, the claimed rooms are due again, unless a room set its time.
+    await store.set_due("AAA", 200_000)
+    await store.set_due("BBB", None)
+    assert await store.claim_due(64_000, 10, 60_000) == ["CCC"]
+
+
+async def test_a_deleted_room_leaves_the_due_index(store: Store) -> None:
+    await store.create("AAA", b"x")
+    await store.set_due("AAA", 1_000)
+    await store.delete("AAA")
+    assert await store.claim_due(2_000, 10, 0) == []
+
+
 async def test_a_lease_is_held_by_one_owner_at_a_time(store: Store) -> None:
     assert await store.acquire_lease("R", "one", 10_000)
     assert not await store.acquire_lease("R", "two", 10_000)
