@@ -13,6 +13,7 @@ import asyncio
 import logging
 import uuid
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
@@ -23,7 +24,7 @@ from server.store.memory_store import MemoryStore
 from server.store.redis_store import RedisStore
 from server.store.store import Store
 from tests.rooms.helpers import Env, Player
-from tests.rooms.test_seat_clocks import EPOCH_S, clocked_room, late_moves, manager_on
+from tests.rooms.test_seat_clocks import EPOCH_S, LONG_LEASE_MS, clocked_room, late_moves
 
 RUNS_OUT_MS = 36 * HOUR
 SWEEP_MS = 10 * 60_000  # sweeps ten virtual minutes apart: days pass in few round trips
@@ -50,9 +51,32 @@ async def env(request: pytest.FixtureRequest) -> AsyncIterator[Env]:
     await store.aclose()
 
 
-def another_process(store: Store, clock: VirtualClock, instance_id: str) -> RoomManager:
-    """A process's manager whose sweeps come every SWEEP_MS (on average)."""
-    manager = manager_on(store, clock, instance_id)  # type: ignore[arg-type]
+class Offers:
+    """A notifier that keeps what it is offered ("your move" pushes to be)."""
+
+    def __init__(self) -> None:
+        self.offered: list[tuple[str, int, str]] = []
+
+    def offer(self, code: str, seat: int, token_hash: str, facts: dict[str, Any]) -> None:
+        self.offered.append((code, seat, facts["kind"]))
+
+    def withdraw(self, code: str, seat: int) -> None:
+        pass
+
+
+def another_process(
+    store: Store, clock: VirtualClock, instance_id: str, notifier: Offers | None = None
+) -> RoomManager:
+    """A process's manager whose sweeps come every SWEEP_MS (on average); its wall time
+    follows the virtual clock (as test_seat_clocks's)."""
+    manager = RoomManager(
+        store,
+        clock,
+        instance_id=instance_id,
+        lease_ms=LONG_LEASE_MS,
+        wall=lambda: EPOCH_S + clock.now() / 1000.0,
+        notifier=notifier,
+    )
     manager.due.period_ms = SWEEP_MS
     return manager
 
@@ -89,13 +113,15 @@ async def test_a_fresh_process_plays_the_timed_out_move_with_nobody_connecting(
     # Listed by when seat 0's clock runs out (Unix ms).
     at = await due_at(env.store, code)
     assert at is not None and abs(at - (EPOCH_S * 1000 + RUNS_OUT_MS)) <= 1000
-    fresh = another_process(env.store, env.clock, "b")
+    offers = Offers()
+    fresh = another_process(env.store, env.clock, "b", offers)
     env.managers.append(fresh)
     await fresh.start()
     caplog.set_level(logging.INFO)
     await env.clock.advance(RUNS_OUT_MS - SWEEP_MS * 2, settle=fresh.settled)
     assert fresh.live_codes() == []  # not due yet: not loaded
     assert late_moves(await env.store.read_log(code)) == []
+    assert offers.offered == []
     await env.clock.advance(SWEEP_MS * 4, settle=fresh.settled)
     assert fresh.live_codes() == [code]
     assert await env.store.lease_holder(code) == "b"
@@ -104,6 +130,8 @@ async def test_a_fresh_process_plays_the_timed_out_move_with_nobody_connecting(
     woken = [r for r in caplog.records if getattr(r, "event", None) == "woken"]
     assert [r.getMessage() for r in woken] == [f"room {code} woken by the due sweep"]
     assert all(token not in r.getMessage() for r in caplog.records)
+    # The CPU played on for seat 1 until seat 0 had a move again: "your move" to its player.
+    assert offers.offered[-1] == (code, 0, "move")
     # Running again, the room lists its next time: seat 0's fresh 12 h allowance.
     await fresh.settled()
     at = await due_at(env.store, code)
