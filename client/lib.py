@@ -32,6 +32,8 @@ from server.store import codec
 
 # About 40 s in all: long enough for a restarted server, or a lapsed room lease.
 RECONNECT_DELAYS = (0.05, 0.1, 0.25, 0.5, 1.0, 1.0, *(2.0,) * 18)
+# The close code of a server that is restarting (RFC 6455 "Service Restart").
+SERVICE_RESTART = 1012
 # Refusals on reconnecting that mean "not now" rather than "never".
 RETRYABLE = frozenset({"room_elsewhere", "room_moved", "server_shutdown", "store_error"})
 # The server's default for create-room's `cover_after_s` (PROTOCOL.md "Rooms").
@@ -457,13 +459,19 @@ class Connection:
                     self._dispatch(codec.unpack(data))
             except websockets.ConnectionClosed:
                 pass
-            if self._closing or not await self._reconnect():
+            restarting = self._ws is not None and self._ws.close_code == SERVICE_RESTART
+            if self._closing or not await self._reconnect(at_once=restarting):
                 break
         self._views.put_nowait(None)
         self._fail_pending(ConnectionError("connection lost"))
 
-    async def _reconnect(self) -> bool:
-        for delay in RECONNECT_DELAYS:
+    async def _reconnect(self, at_once: bool = False) -> bool:
+        """Connect again with the reconnect pauses; False once they run out (or on a
+        refusal that is not RETRYABLE). `at_once`: the server closed with 1012 (it is
+        restarting and has already given its rooms up for another process to load), so
+        the first try goes without a pause."""
+        delays = (0.0, *RECONNECT_DELAYS[1:]) if at_once else RECONNECT_DELAYS
+        for delay in delays:
             await asyncio.sleep(delay)
             if self._closing:
                 return False

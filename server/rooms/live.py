@@ -163,13 +163,14 @@ class LiveRooms:
         began = time.monotonic()
         if not await self.store.acquire_lease(code, self.instance_id, self.lease_ms):
             raise RoomError("room_elsewhere", f"room {code} is run by another server")
-        stored = await self.store.load(code)
+        # The room and its chat at once: a handover's clients wait for this load.
+        stored, chat = await asyncio.gather(self.store.load(code), self.store.chat(code))
         if stored is None:
             await self.store.release_lease(code, self.instance_id)
             raise RoomError("room_not_found", f"no room {code}")
         deps = self._room_deps(summary_of_blob(stored.blob, 0)["game"])
         room = Room.from_stored(stored, deps)
-        room.chat.extend(await self.store.chat(code))
+        room.chat.extend(chat)
         # The first room of a game loads its modules (a second or so on a busy machine):
         # take the lease afresh, so it cannot lapse before housekeeping first renews it.
         if not await self.store.acquire_lease(code, self.instance_id, self.lease_ms):

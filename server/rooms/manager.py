@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.bots.contract import Policy
-from server.bots.registry import policy_for
+from server.bots.registry import policies, policy_for
 from server.games import registry
 from server.games.contract import Game
 from server.logs import room_event
@@ -119,7 +119,9 @@ class RoomManager:
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
         """Listen on the bus; start background work (leases, idle rooms, relay links,
-        due rooms)."""
+        due rooms). Every game's CPU policy is loaded first: the first rooms handed to a
+        process just started (a rolling restart) do not wait for its modules."""
+        policies()
         if self.relay is not None:
             await self.relay.start()
         self.live.start()

@@ -44,9 +44,9 @@ class TimedConnection(Connection):
         self.acked = 0  # the highest version a move was acknowledged at
         self.lost: list[str] = []
 
-    async def _reconnect(self) -> bool:
+    async def _reconnect(self, at_once: bool = False) -> bool:
         self.dropped_at = time.monotonic()
-        return await super()._reconnect()
+        return await super()._reconnect(at_once)
 
     def _dispatch(self, frame: dict[str, Any]) -> None:
         kind = frame.get("t")
