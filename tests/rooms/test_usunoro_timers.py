@@ -87,6 +87,7 @@ async def test_u13_each_human_act_restarts_the_idle_void_on_one_timer(env: Env) 
     players = [await env.join(code, [token], Player(plays=False)) for token in tokens]
     await env.manager.start_match(code, tokens[0])
     await env.run(100)
+    env.manager.due.stop()  # the process's due sweeps set timers of their own
     timers_before = env.clock.timers_set
     mover = players[0]
     for _ in range(12):  # 12 s of marks and unmarks, each restarting the 4 s void
