@@ -12,6 +12,7 @@ import { coverChooser } from "./cover_option.js";
 import { clockChooser, clockFields } from "./seat_clock.js";
 import { gameInfo, helpLine, optionChoices } from "./learn.js";
 import { learnLink } from "./coach.js";
+import "./hints.js"; // the hints setting's words
 import "./explain.js"; // rules links open in a panel over the lobby
 
 /** The choices an option offers at `seats` seats: per-seat numbers stop at the last seat. */
@@ -28,7 +29,7 @@ function choicesFor(option, seats) {
 export function showLobby(navigate, { chosen = null } = {}) {
   const form = {
     game: null, seats: 0, kinds: [], difficulty: "normal", public: false, sameDevice: false,
-    options: {}, cover: 60, clock: { clock: "relaxed" },
+    options: {}, cover: 60, clock: { clock: "relaxed" }, hints: true,
   };
   let games = [];
   const yourRooms = yourRoomsPanel(navigate);
@@ -68,6 +69,7 @@ export function showLobby(navigate, { chosen = null } = {}) {
         public: form.public,
         host_name: myName(),
         cover_after_s: form.cover,
+        hints: form.hints,
         ...clockFields(form.clock),
       });
       seatStore.add(created.code, created.seat, created.token);
@@ -192,6 +194,10 @@ export function showLobby(navigate, { chosen = null } = {}) {
         clockChooser(form.game, form.clock, (value) => { form.clock = value; render(); }),
         // A live or days clock replaces the CPU cover of away players.
         form.clock.clock === "relaxed" ? coverChooser(form.cover, (value) => { form.cover = value; }) : null,
+        el("label", { class: "row" }, el("input", {
+          type: "checkbox", checked: form.hints, id: "hints", "data-key": "hints",
+          onchange: (e) => { form.hints = e.target.checked; },
+        }), t("hints_setting")),
         el("label", { class: "row" }, el("input", {
           type: "checkbox", checked: form.public, id: "public", "data-key": "public",
           onchange: (e) => { form.public = e.target.checked; },

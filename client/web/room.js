@@ -18,10 +18,12 @@ import { placeSeatClocks, seatClockChip, vacationButton } from "./seat_clock.js"
 import { visitorPanel, waitingRoom } from "./room_lobby.js";
 import { settingsDialog } from "./room_settings.js";
 import { createCoach } from "./coach.js";
+import { createHints } from "./hints.js";
 import { createTalk } from "./chat.js";
 import { createReview } from "./review.js";
 import { openRules, setExplainGame } from "./explain.js";
-import { fold, setHeadControls, setLatestMove, setSeatDecor } from "./tables/frame.js";
+import { fold, setHeadControls, setHints, setLatestMove, setSeatDecor } from "./tables/frame.js";
+import { setRoundNote } from "./tables/round_end.js";
 
 addStrings({
   en: { presence_away_short: "away", past_matches: "Matches" },
@@ -72,7 +74,13 @@ export function showRoom(code, { watch = false } = {}) {
     line.removeAttribute("style");
     return line;
   });
-  setHeadControls(() => [coach && coach.sheet(), moveLog.openButton()].filter(Boolean));
+  // Hints (hints.js): the dock's Hint button and helper line, the suggested move marked on
+  // every paint, the head row's Hints sheet, and the hints used in each round's result.
+  const hints = createHints({ send: (frame) => socket && socket.send(frame), redraw: () => render() });
+  const labelOf = (seat) => seatLabel(page.message.seats, seat, page.message.you || []);
+  setHints(hints);
+  setRoundNote(() => hints.usedLine(labelOf));
+  setHeadControls(() => [coach && coach.sheet(), hints.sheet(labelOf), moveLog.openButton()].filter(Boolean));
   // The chat panel and reactions (chat.js), kept across renders.
   const talk = createTalk({ send: (frame) => socket && socket.send(frame) });
   // Review together (review.js): shown instead of the table while this device is in it.
@@ -101,6 +109,7 @@ export function showRoom(code, { watch = false } = {}) {
         talk.onFrame(frame);
         if (review.onFrame(frame)) return;
         if (coach && coach.onFrame(frame)) return;
+        if (hints.onFrame(frame)) return;
         if (frame.t === "view") {
           page.message = frame;
           moveLog.update(frame, frame.room && frame.room.game);
@@ -380,7 +389,7 @@ export function showRoom(code, { watch = false } = {}) {
   // What the waiting room and the settings sheet (room_lobby.js, room_settings.js) draw from.
   const ctx = {
     code, page, held, mySeats, render, start, seatActions, presence, roomClock,
-    renameSeats, myCurrentName, takeSeat, closeSettings,
+    renameSeats, myCurrentName, takeSeat, closeSettings, hostToken,
     watching: () => watch,
     watchRoom: () => { watch = true; connect(); },
     left: () => { if (socket) socket.close(); toLobby(); },
@@ -471,6 +480,8 @@ export function showRoom(code, { watch = false } = {}) {
     atTable(false);
     setSeatDecor(null);
     setLatestMove(null);
+    setHints(null);
+    setRoundNote(null);
     setHeadControls(null);
     clearTurnSignal();
     setExplainGame(null);

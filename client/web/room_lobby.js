@@ -10,6 +10,7 @@ import { coverNote } from "./presence.js";
 import { mySeatLinks } from "./seat_link.js";
 import { leaveRoom } from "./your_rooms.js";
 import { clockRule } from "./seat_clock.js";
+import { hintsSetting } from "./hints.js";
 
 addStrings({
   en: {
@@ -155,6 +156,7 @@ export function waitingRoom(ctx) {
     shareBox(ctx.code),
     seatList(ctx, msg && msg.room, seats),
     el("p", { class: "muted small", id: "cover-note" }, clock ? clockRule(clock) : coverNote(cover)),
+    hintsSetting(ctx, ctx.hostToken),
     page.confirmStart && isHost ? startConfirm(ctx) : isHost
       ? el("button", { type: "button", id: "start-button", "data-key": "start", onclick: () => askStart(ctx) },
         t("start_match"))

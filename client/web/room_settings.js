@@ -10,6 +10,7 @@ import { turnAlertsToggle } from "./turn_signal.js";
 import { pushToggle } from "./push.js";
 import { clockRule } from "./seat_clock.js";
 import { mySeatBox } from "./room_lobby.js";
+import "./hints.js"; // the hints setting's words
 
 /** The room's fixed settings (chosen when it was made), shown read-only. */
 function roomSettings(summary) {
@@ -21,6 +22,7 @@ function roomSettings(summary) {
       return el("li", {}, `${optionTitle(option)}: ${optionLabel(option, value)}`);
     });
   rows.push(el("li", {}, `${t("difficulty")}: ${t("difficulty_" + summary.difficulty)}`));
+  rows.push(el("li", { id: "hints-state" }, t(summary.hints === false ? "hints_state_off" : "hints_state_on")));
   return el("div", {}, el("p", { class: "label" }, t("room_settings")),
     el("ul", { id: "room-settings" }, rows));
 }

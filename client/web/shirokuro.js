@@ -9,6 +9,7 @@
 
 import { el } from "./components.js";
 import { t } from "./i18n.js";
+import { actionAttr } from "./tables/suggest.js";
 
 export const SHIRO_STRINGS = {
   en: {
@@ -341,9 +342,11 @@ export function rotationChoice({ hand, canChoose, chosen, onChoose }) {
     el("div", { class: "row" },
       el("button", {
         type: "button", id: "rotate-keep", "data-key": "rotate-keep", onclick: () => onChoose(false),
+        ...actionAttr({ type: "rotate", flip: false }),
       }, t("sk_keep")),
       el("button", {
         type: "button", id: "rotate-flip", "data-key": "rotate-flip", onclick: () => onChoose(true),
+        ...actionAttr({ type: "rotate", flip: true }),
       }, "⟲ " + t("sk_rotate"))));
 }
 

@@ -17,6 +17,7 @@ import { el } from "../components.js";
 import { addStrings, t } from "../i18n.js";
 import { explainModeButton } from "../explain.js";
 import { afterPaint, beforePaint } from "../motion.js";
+import { markSuggested } from "./suggest.js";
 
 addStrings({
   en: {
@@ -44,7 +45,7 @@ let openSheet = null; // the id of the sheet open now (one at a time), kept acro
 // Each sheet's symbol: on a phone its button shows the symbol, its words stay its name.
 const SHEET_ICONS = {
   scores: "🏆", "last-trick": "↶", log: "📜", "last-result": "🏁", ranges: "⏱", people: "👥", history: "🗂",
-  coach: "🎓",
+  coach: "🎓", hints: "💡",
 };
 
 /**
@@ -121,6 +122,43 @@ document.addEventListener("keydown", clearRefusal, true);
 export function dock(status, ...content) {
   return el("section", { class: "dock", id: "dock", tabindex: "-1", "aria-label": t("fr_dock") },
     status, latestMove(), refusalLine(), ...content);
+}
+
+// Hints (hints.js), on every paint and taking no row of their own: the Hint button in
+// the dock's top corner, with the status line and the latest move flowing beside it,
+// the seat's helper line sharing the latest move's line, and the move a hint suggested
+// marked (suggest.js) with its reason in the status line.
+let hintSource = null;
+
+/**
+ * `source`: {button() -> node or null, helpers() -> node or null, suggestion() ->
+ * {move, why} or null}; null: no hints.
+ */
+export function setHints(source) {
+  hintSource = source;
+}
+
+function showHints(table) {
+  if (!hintSource) return;
+  const status = table.querySelector(".dock > #status-line");
+  const suggestion = hintSource.suggestion();
+  if (suggestion) {
+    markSuggested(table, suggestion.move);
+    // A first match's coach card says why itself (in the latest move's place).
+    const coached = table.querySelector("#coach-card");
+    if (status && suggestion.why && !coached) status.append(el("span", { class: "hint-why", id: "hint-why" }, suggestion.why));
+  }
+  const latest = table.querySelector(".dock > #latest-move");
+  const helpers = hintSource.helpers();
+  // Not beside a first match's coach card, which needs the line for its buttons.
+  if (latest && helpers && !latest.querySelector("#coach-card")) latest.append(helpers);
+  const button = hintSource.button();
+  if (status && button) {
+    const top = el("div", { class: "dock-top" }, button);
+    status.before(top);
+    top.append(status);
+    if (latest) top.append(latest);
+  }
 }
 
 // The page's decoration of the seat panels (presence, the host's mark): set by the room.
@@ -214,6 +252,7 @@ export function paint(root, table, motion = {}) {
     for (const panel of table.querySelectorAll(".seat[data-seat]")) seatDecor(panel, panel.dataset.seat);
   }
   arrange(table);
+  showHints(table);
   const before = beforePaint(root);
   const scroll = root.querySelector("#middle");
   const scrollTop = scroll ? scroll.scrollTop : 0;

@@ -13,6 +13,7 @@ import { termHelp } from "../explain.js";
 import { countdown } from "./countdown.js";
 import { dock, fold, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { roundEnds } from "./round_end.js";
+import { actionAttr } from "./suggest.js";
 
 const TEAM_MARK = ["◆", "●"];
 
@@ -98,7 +99,7 @@ export function create(root) {
       }),
       legal.map((a) => el("button", {
         type: "button", class: "big", id: a.type + "-button", "data-key": a.type,
-        onclick: () => ctx.move(me, { type: a.type }),
+        onclick: () => ctx.move(me, { type: a.type }), ...actionAttr(a),
       }, t("hm_" + a.type))),
       el("p", { class: "muted" }, t("hm_declare_note")));
   }

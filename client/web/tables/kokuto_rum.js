@@ -15,6 +15,7 @@ import {
 } from "../shirokuro.js";
 import { dock, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { placeLines, roundEnds, winnersLine } from "./round_end.js";
+import { actionAttr } from "./suggest.js";
 
 const OWN = {
   en: {
@@ -273,9 +274,11 @@ export function create(root) {
     return el("div", { class: "controls" },
       drawPile ? el("button", {
         type: "button", class: "big", id: "draw-pile", "data-key": "draw-pile", onclick: () => move(drawPile),
+        ...actionAttr(drawPile),
       }, t("kr_draw_pile", { n: v.pile_count })) : null,
       takeDiscard ? el("button", {
         type: "button", class: "big", id: "take-discard", "data-key": "take-discard", onclick: () => move(takeDiscard),
+        ...actionAttr(takeDiscard),
       }, t("kr_take_discard")) : null);
   }
 
@@ -320,6 +323,7 @@ export function create(root) {
     if (knock) {
       buttons.push(el("button", {
         type: "button", class: "big ghost", id: "knock", "data-key": "knock", onclick: () => move(knock),
+        ...actionAttr(knock),
       }, t("kr_knock")));
     }
     // Discards come in pairs (with and without knock): a missing pair is the taken card.

@@ -112,6 +112,19 @@ export function placeLines(ctx, places, detail = null) {
 
 export const AUTO_CLOSE_MS = 15_000;
 
+// A line the page adds to every result (the hints each seat used): set by the room.
+let noteSource = null;
+
+/** `make()` returns the text every round's result ends with (or null). */
+export function setRoundNote(make) {
+  noteSource = make;
+}
+
+function roundNote() {
+  const text = noteSource ? noteSource() : null;
+  return text ? el("p", { class: "round-note small", id: "round-note" }, text) : null;
+}
+
 /**
  * A table's round-end screen; `redraw()` draws the table again. Call `show` on every
  * render; it returns {top, below}: the panel for the top of the table, or (once closed)
@@ -141,7 +154,7 @@ export function roundEnds(redraw) {
     if (!open) {
       return {
         top: null,
-        below: fold("last-result", t("re_last_result", { title }), el("div", { class: "result" }, body)),
+        below: fold("last-result", t("re_last_result", { title }), el("div", { class: "result" }, body, roundNote())),
       };
     }
     const bar = [];
@@ -168,7 +181,7 @@ export function roundEnds(redraw) {
       top: el("section", { class: "result round-end", id: "round-result", "aria-label": title },
         el("h2", {}, title),
         bar.length ? el("div", { class: "round-end-bar" }, bar) : null,
-        body),
+        body, roundNote()),
       below: null,
     };
   }

@@ -14,6 +14,7 @@ import { termHelp } from "../explain.js";
 import { countdown as timer } from "./countdown.js";
 import { dock, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { placeLines, roundEnds } from "./round_end.js";
+import { actionAttr } from "./suggest.js";
 
 const YAKU = {
   en: {
@@ -313,11 +314,11 @@ export function create(root) {
     const hand = v.hand || [];
     const pair = (i) => ({ a: valueName(hand[i].slice(0, 2)), b: valueName(hand[i + 1].slice(0, 2)) });
     const buttons = acts.map((a) => {
-      if (a.type === "ron") return el("button", { type: "button", class: "big", id: "claim-ron", "data-key": "claim-ron", onclick: () => move(a) }, t("sj_ron"));
+      if (a.type === "ron") return el("button", { type: "button", class: "big", id: "claim-ron", "data-key": "claim-ron", onclick: () => move(a), ...actionAttr(a) }, t("sj_ron"));
       if (a.type === "pon" || a.type === "chii") {
         return el("button", {
           type: "button", class: "big", id: `claim-${a.type}-${a.index}`, "data-key": `claim-${a.type}-${a.index}`,
-          "data-claim": a.type, onclick: () => move(a),
+          "data-claim": a.type, onclick: () => move(a), ...actionAttr(a),
         }, t("sj_" + a.type, pair(a.index)));
       }
       return null;
@@ -326,6 +327,7 @@ export function create(root) {
     if (pass) {
       buttons.push(el("button", {
         type: "button", class: "big ghost", id: "claim-pass", "data-key": "claim-pass", onclick: () => move(pass),
+        ...actionAttr(pass),
       }, t("sj_pass")));
     }
     return el("div", { class: "sj-claim", id: "claim-prompt", role: "group", "aria-label": t("sj_claim_title", { who: who(v.discarder) }) },
@@ -368,7 +370,7 @@ export function create(root) {
     const tsumo = acts.find((a) => a.type === "tsumo");
     const buttons = [];
     if (tsumo) {
-      buttons.push(el("button", { type: "button", class: "big", id: "tsumo", "data-key": "tsumo", onclick: () => move(tsumo) }, t("sj_tsumo")));
+      buttons.push(el("button", { type: "button", class: "big", id: "tsumo", "data-key": "tsumo", onclick: () => move(tsumo), ...actionAttr(tsumo) }, t("sj_tsumo")));
     }
     if (discards.length) {
       buttons.push(el("button", {
@@ -468,7 +470,7 @@ export function create(root) {
     if (!next) return null;
     return el("div", { class: "controls" }, el("button", {
       type: "button", class: "big", id: "next-round", "data-key": "next-round", "data-focus-first": "",
-      onclick: () => move(next),
+      onclick: () => move(next), ...actionAttr(next),
     }, t("sj_next_round")));
   }
 

@@ -12,6 +12,7 @@ import { t } from "../i18n.js";
 import { countdown } from "./countdown.js";
 import { dock, fold, motionOf, paint, seatStrip, statusLine } from "./frame.js";
 import { penaltiesText, placeLines, roundEnds, scoreLine } from "./round_end.js";
+import { actionAttr } from "./suggest.js";
 
 export const STRINGS = {
   en: {
@@ -254,7 +255,7 @@ export function create(root) {
     if (nextSeat !== undefined) {
       left.push(el("button", {
         type: "button", class: "big", id: "next-round", "data-key": "next-round", "data-focus-first": "",
-        onclick: () => ctx.move(nextSeat, { type: "next" }),
+        onclick: () => ctx.move(nextSeat, { type: "next" }), ...actionAttr({ type: "next" }),
       }, t("u_next_round")));
     }
     const grabs = ctx.you.map((seat, i) => {
@@ -263,7 +264,7 @@ export function create(root) {
         : t("u_grab");
       return el("button", {
         type: "button", class: "big grab", "data-key": "grab-" + seat, "data-grab": seat,
-        disabled: !can(seat, "grab"), onclick: () => grab(seat),
+        disabled: !can(seat, "grab"), onclick: () => grab(seat), ...actionAttr({ type: "grab" }),
       }, label);
     });
     return el("div", { class: "u-actions" },

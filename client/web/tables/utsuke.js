@@ -12,6 +12,7 @@ import {
 import { termHelp } from "../explain.js";
 import { dock, fold, motionOf, paint, refuse, seatStrip, statusLine } from "./frame.js";
 import { nameIn, namesList, roundEnds, winnersLine } from "./round_end.js";
+import { actionAttr } from "./suggest.js";
 
 const MAX_GUESS = 15;
 
@@ -77,6 +78,7 @@ export function create(root) {
       el("div", { class: "guess-pad", id: "guess-pad", role: "group", "aria-label": t("ut_guess_prompt") },
         Array.from({ length: MAX_GUESS + 1 }, (_, n) => el("button", {
           type: "button", "data-guess": n, "data-key": "guess-" + n, "aria-pressed": String(chosen === n),
+          ...actionAttr({ type: "guess", value: n }),
           onclick: () => { chosen = chosen === n ? null : n; draw(); },
         }, String(n))),
         el("button", {

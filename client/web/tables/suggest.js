@@ -1,0 +1,51 @@
+// The suggested move on a table (a hint: the Hard CPU's move for this seat), marked the
+// same way in every game: each element that makes or picks that move gets the class
+// `suggested` (and data-suggested). Tables tag the buttons that make one whole move with
+// `actionAttr(action)`; cards are found by their data-card, hand places by data-index
+// (a discard by position, with the dock's Discard button) and data-gap (an insert).
+
+/** An action as a key: JSON with its fields in name order (the same move, the same key). */
+export function actionKey(action) {
+  const sorted = {};
+  for (const name of Object.keys(action || {}).sort()) sorted[name] = action[name];
+  return JSON.stringify(sorted);
+}
+
+/** Attributes tagging a button as the one that makes `action`. */
+export function actionAttr(action) {
+  return { "data-action": actionKey(action) };
+}
+
+/** The elements of `table` that make or pick `move` (the dock's first, then the rest). */
+export function suggestedNodes(table, move) {
+  if (!move) return [];
+  const dock = table.querySelector(".dock") || table;
+  const key = actionKey(move);
+  const found = [...table.querySelectorAll("[data-action]")].filter((n) => n.dataset.action === key);
+  if (found.length) return found;
+  const place = move.pos ?? move.index;
+  if (move.type === "insert" && place !== undefined) {
+    return [...dock.querySelectorAll(`[data-hand] [data-gap="${place}"]`)];
+  }
+  if (move.type === "discard" && place !== undefined) {
+    const card = [...dock.querySelectorAll(`[data-hand] [data-index="${place}"]`)];
+    const button = dock.querySelector(move.knock ? "#discard-knock" : "#discard");
+    return button ? [...card, button] : card;
+  }
+  if (typeof move.card === "string") {
+    const code = CSS.escape(move.card);
+    const mine = [...dock.querySelectorAll(`[data-card="${code}"]`)];
+    return mine.length ? mine : [...table.querySelectorAll(`[data-card="${code}"]`)];
+  }
+  return [];
+}
+
+/** Mark the suggested move's elements in a freshly built table; returns them. */
+export function markSuggested(table, move) {
+  const nodes = suggestedNodes(table, move);
+  for (const node of nodes) {
+    node.classList.add("suggested");
+    node.dataset.suggested = "1";
+  }
+  return nodes;
+}
