@@ -1,7 +1,10 @@
 """Log lines, as text or as JSON objects one a line, for our loggers and uvicorn's alike.
 
-`config(level, fmt, node)` is a `logging.config.dictConfig` dictionary: one handler on
-stderr, every logger (uvicorn's access and error loggers too) propagating to it. A line
+`config(level, fmt, node, access_log)` is a `logging.config.dictConfig` dictionary: one
+handler on stderr, every logger (uvicorn's access and error loggers too) propagating to
+it. uvicorn and the websockets library log each websocket's accept, "connection open"
+and "connection closed" on uvicorn's error logger at INFO: those lines are access lines,
+kept only with `access_log`. A line
 carries the time (UTC), the level, the logger's name and the message, and, where the call
 gave them as `extra`, the room code, the seat, the event; JSON lines carry the process's
 node id as well. Callers never pass a seat token (only its holder may know it).
@@ -88,6 +91,30 @@ class NodeFilter(logging.Filter):
         return True
 
 
+# The websockets library's own lines per connection (websockets.server / .protocol).
+WEBSOCKET_LINES = frozenset({"connection open", "connection closed"})
+
+
+class WebsocketAccessFilter(logging.Filter):
+    """Drops uvicorn's line per websocket accepted or refused and the websockets
+    library's "connection open" / "connection closed" (the access log is off).
+
+    >>> keep = WebsocketAccessFilter().filter
+    >>> line = lambda msg: logging.LogRecord("uvicorn.error", 20, "", 0, msg, (), None)
+    >>> keep(line('%s - "WebSocket %s" [accepted]')), keep(line("connection closed"))
+    (False, False)
+    >>> keep(line("Started server process [%d]"))
+    True
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """False for a websocket's access line."""
+        msg = record.msg
+        if not isinstance(msg, str):
+            return True
+        return not (msg.startswith('%s - "WebSocket %s"') or msg in WEBSOCKET_LINES)
+
+
 def room_event(
     logger: logging.Logger,
     room: str,
@@ -105,14 +132,24 @@ def room_event(
 FORMATTERS: dict[str, type[logging.Formatter]] = {"text": TextFormatter, "json": JsonFormatter}
 
 
-def config(level: str, fmt: str, node: str) -> dict[str, Any]:
+def config(level: str, fmt: str, node: str, access_log: bool = False) -> dict[str, Any]:
     """The dictConfig for `level` ("info", ...) and `fmt` ("text" or "json"); uvicorn is
-    given it too, so its lines go through the same formatter."""
+    given it too, so its lines go through the same formatter. Without `access_log` the
+    websockets' access lines are dropped (uvicorn drops its HTTP ones itself)."""
     propagate = {"handlers": [], "propagate": True}
+    loggers: dict[str, Any] = {
+        name: {**propagate, "level": level.upper()}
+        for name in ("uvicorn", "uvicorn.error", "uvicorn.access")
+    }
+    if not access_log:
+        loggers["uvicorn.error"]["filters"] = ["websocket_access"]
     return {
         "version": 1,
         "disable_existing_loggers": False,
-        "filters": {"node": {"()": NodeFilter, "node": node}},
+        "filters": {
+            "node": {"()": NodeFilter, "node": node},
+            "websocket_access": {"()": WebsocketAccessFilter},
+        },
         "formatters": {"line": {"()": FORMATTERS[fmt]}},
         "handlers": {
             "stderr": {
@@ -123,8 +160,5 @@ def config(level: str, fmt: str, node: str) -> dict[str, Any]:
             }
         },
         "root": {"level": level.upper(), "handlers": ["stderr"]},
-        "loggers": {
-            name: {**propagate, "level": level.upper()}
-            for name in ("uvicorn", "uvicorn.error", "uvicorn.access")
-        },
+        "loggers": loggers,
     }

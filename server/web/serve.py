@@ -98,7 +98,7 @@ def serve(
     # The node id names this process in room leases and on the bus; the same one after a
     # restart in place takes its rooms back at once.
     node_id = node_id or f"{socket.gethostname()}:{port}"
-    log_config = logs.config(log_level, log_format, node_id)
+    log_config = logs.config(log_level, log_format, node_id, access_log)
     logging.config.dictConfig(log_config)
     logging.captureWarnings(True)
     log.info(describe_store(redis_url))

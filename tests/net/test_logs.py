@@ -23,7 +23,7 @@ import pytest
 
 from client.lib import Client, ZashikiError
 from tests.conftest import free_port
-from tests.net.conftest import CLEAN_EXIT, ROOT
+from tests.net.conftest import CLEAN_EXIT, ROOT, ServerProcess
 from tests.net.players import choose
 
 LIFECYCLE = {
@@ -129,3 +129,22 @@ async def test_json_logs_carry_a_room_s_life_and_never_a_token(
     assert events.keys() >= LIFECYCLE, sorted(events)
     access = [ln for ln in a.log.read_text().splitlines() if '"uvicorn.access"' in ln]
     assert any("POST /api/rooms " in json.loads(ln)["message"] for ln in access)
+    # With the access log on, websockets have their access lines too.
+    assert '"WebSocket /ws?room=' in b.log.read_text()
+
+
+async def test_without_the_access_log_no_websocket_is_logged(
+    redis_url: str, tmp_path: Path
+) -> None:
+    server = ServerProcess(redis_url, tmp_path / "server.log")  # access log off
+    server.start()
+    client = Client(server.url)
+    host = await client.create_room("usunoro", seats=["host", "cpu", "cpu", "cpu"])
+    async with await client.connect(host.code, [host.token]) as conn:
+        await conn.next_view()
+    await asyncio.sleep(0.2)  # the close's lines
+    assert server.stop() in CLEAN_EXIT
+    output = server.output()
+    assert f"room {host.code} created" in output  # the log is there, at INFO
+    assert "WebSocket /ws" not in output and "connection open" not in output, output
+    assert "connection closed" not in output, output
