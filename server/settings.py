@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from server.rooms.live import LEASE_MS
 from server.store import topology
 from server.web.limits import parse_rate_limits
 
@@ -225,7 +226,7 @@ SERVE: tuple[Setting, ...] = (
     Setting(
         "--lease-ms",
         "ZASHIKI_LEASE_MS",
-        "30000",
+        str(LEASE_MS),
         positive_int,
         "how long a room's lease lasts unrenewed, so how soon another process takes over "
         "the rooms of one that died",
