@@ -11,6 +11,7 @@ from server.games.contract import IllegalAction
 from server.games.rng import Rng
 from server.games.usunoro import GAME, TIMING, is_matching, suggested_pass
 from server.store import codec
+from tests.conformance import conforms
 
 MIXED = [
     ["S1", "H1", "C1", "S2"],
@@ -179,6 +180,26 @@ def test_spec12_an_unfinished_race_is_void_after_eight_seconds() -> None:
     assert GAME.expire(state, 8499) == []
     assert GAME.expire(state, 8500) == [{"type": "void", "reason": "race_timeout"}]
     assert state["phase"] == "void" and state["penalties"] == [0, 0, 0, 0]
+
+
+def test_a_void_round_s_events_and_views_are_the_schema_s() -> None:
+    # The seeded matches of the conformance suite never void a round: each way here.
+    capped = fresh(MIXED)
+    capped["exchanges"] = 99
+    raced = fresh(ALL_MATCH)
+    grab(raced, 0, now=500)
+    idle = fresh(MIXED, mark_timeout_ms=0, idle_void_ms=60_000)
+    voided = {
+        "exchange_cap": (capped, mark_all(capped, ["S2", "D1", "S4", "D3"])),
+        "race_timeout": (raced, GAME.expire(raced, 8500)),
+        "idle": (idle, GAME.expire(idle, 60_000)),
+    }
+    for reason, (state, events) in voided.items():
+        assert {"type": "void", "reason": reason} in events
+        for event in events:
+            conforms(GAME, "event", event)
+        for seat in (0, 1, 2, 3, None):
+            conforms(GAME, "view", GAME.view(state, seat))
 
 
 def test_spec13_each_deal_draws_a_tie_order_of_the_four_seats() -> None:
