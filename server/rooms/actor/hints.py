@@ -5,8 +5,9 @@ The answer goes to the asking attachment only: {"t": "hint", "seat", "move", "wh
 match's seed, the seat and the match's step, so a review of the match file finds the
 same advice). Each seat's count of hints this match is public (the room facts); asking
 again at the same step counts once. Asking changes nothing else: no version, no view,
-no save of its own (the count is saved with the room's next save, which is whole after
-an input the journal does not replay). The host turns hints on or off in the lobby.
+no save of its own; a hint that counts makes the room's next save whole (a journal
+record replays moves only), so the count is kept with it. The host turns hints on or off
+in the lobby.
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ class Hints:
         if self._counted.get(seat) != (core.match, step):
             self._counted[seat] = (core.match, step)
             core.hints_used[seat] += 1
+            self.room.journal.full_wanted = True
         return {"t": "hint", "seat": seat, "move": advice.action, "why": advice.why}
 
     def set(self, now: float, token_hash: str, on: bool) -> None:

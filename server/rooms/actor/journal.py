@@ -29,8 +29,9 @@ from server.store.store import StoredRoom
 # Saves kept as records before the next full save.
 JOURNAL_MOST = 16
 # The inputs a record can stand for: moves, and those that change nothing saved but
-# may let due timers fire or game time start or stop. Any other input's save is full.
-JOURNALED = frozenset({"move", "shown", "tick", "attach", "detach", "visible", "review"})
+# may let due timers fire or game time start or stop. Any other input's save is full
+# (a hint asks for one itself when it counts: hints.py).
+JOURNALED = frozenset({"move", "shown", "tick", "attach", "detach", "visible", "review", "hint"})
 
 # One replayed step: [wall] (due timers fired), [wall, seat, seq, action] (due timers
 # fired, then the move) or [wall, running] (game time started or stopped).
