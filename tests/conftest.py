@@ -93,11 +93,11 @@ def stop_after_test(proc: Stoppable) -> None:
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     """Run the test, then stop whatever server it started and left running."""
     global _started_by_test
-    _started_by_test = []
+    started = _started_by_test = []
     try:
         return (yield)
     finally:
-        started, _started_by_test = _started_by_test, None
+        _started_by_test = None
         for proc in started:
             if proc.alive():
                 proc.stop()

@@ -29,12 +29,14 @@ def servers(
         ServerProcess(redis_url, tmp_path / "a.log"),
         ServerProcess(redis_url, tmp_path / "b.log"),
     )
-    for proc in pair:
-        proc.start()
-    yield pair
-    for proc in pair:
-        if proc.alive():
-            proc.stop()
+    try:
+        for proc in pair:
+            proc.start()
+        yield pair
+    finally:
+        for proc in pair:
+            if proc.alive():
+                proc.stop()
 
 
 async def next_version(conn: Connection, after: int) -> int:

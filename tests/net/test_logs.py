@@ -58,14 +58,19 @@ class JsonServer:
                 [sys.executable, "-m", "server", "serve"], cwd=ROOT, env=env, stdout=out, stderr=out
             )
         deadline = time.monotonic() + 20
-        while True:
-            assert self.proc.poll() is None, log.read_text()
-            try:
-                with urllib.request.urlopen(self.url + "/readyz", timeout=1):
-                    return
-            except OSError:
-                assert time.monotonic() < deadline, log.read_text()
-                time.sleep(0.05)
+        try:
+            while True:
+                assert self.proc.poll() is None, log.read_text()
+                try:
+                    with urllib.request.urlopen(self.url + "/readyz", timeout=1):
+                        return
+                except OSError:
+                    assert time.monotonic() < deadline, log.read_text()
+                    time.sleep(0.05)
+        except BaseException:
+            self.proc.kill()  # never left running by a start that failed
+            self.proc.wait()
+            raise
 
     def stop(self) -> int:
         """SIGTERM, and the exit status."""
@@ -78,10 +83,14 @@ class JsonServer:
 @pytest.fixture
 def servers(redis_url: str, tmp_path: Path) -> Iterator[list[JsonServer]]:
     """Two JSON-logging servers on one Redis."""
-    started = [JsonServer(redis_url, tmp_path / f"server{i}.log") for i in range(2)]
-    yield started
-    for server in started:
-        server.stop()
+    started: list[JsonServer] = []
+    try:
+        for i in range(2):
+            started.append(JsonServer(redis_url, tmp_path / f"server{i}.log"))
+        yield started
+    finally:
+        for server in started:
+            server.stop()
 
 
 async def test_json_logs_carry_a_room_s_life_and_never_a_token(
