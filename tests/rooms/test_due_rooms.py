@@ -4,7 +4,8 @@ CPU plays for the seat with nobody connecting; the index forgets rooms that clos
 gone; two processes sweeping at once run the room once.
 
 Kokuto Rum with a human at seat 0 who never moves and a CPU at seat 1, on the days clock
-12h+1d (seat 0 runs out 36 h after the match starts), on the memory store and on Redis.
+12h+1d (seat 0 runs out 36 h after the match starts), on the memory store, on Redis and
+on a Redis Cluster.
 """
 
 from __future__ import annotations
@@ -30,17 +31,17 @@ RUNS_OUT_MS = 36 * HOUR
 SWEEP_MS = 10 * 60_000  # sweeps ten virtual minutes apart: days pass in few round trips
 
 
-@pytest.fixture(params=["memory", "redis"])
+@pytest.fixture(params=["memory", "redis", "cluster"])
 async def env(request: pytest.FixtureRequest) -> AsyncIterator[Env]:
     """A started manager ("a") on a virtual clock whose wall time follows it, over the
-    memory store or a real Redis."""
+    memory store, a real Redis, or a Redis Cluster (the index on one shard, each room on
+    its own)."""
     store: Store
     if request.param == "memory":
         store = MemoryStore()
     else:
-        store = RedisStore(
-            request.getfixturevalue("redis_url"), prefix=f"t{uuid.uuid4().hex[:12]}:"
-        )
+        url = request.getfixturevalue(f"{request.param}_url")
+        store = RedisStore(url, prefix=f"t{uuid.uuid4().hex[:12]}:")
     await store.start()
     clock = VirtualClock()
     manager = another_process(store, clock, "a")
