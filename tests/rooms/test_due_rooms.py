@@ -190,3 +190,35 @@ async def test_two_processes_sweeping_at_once_run_the_room_once(env: Env) -> Non
     assert await other.due.sweep() == []
     assert other.live_codes() == [] and runner.live_codes() == [code]
     assert await env.store.lease_holder(code) == runner.instance_id
+
+
+async def test_a_room_whose_process_died_is_taken_up_once_its_lease_lapses(env: Env) -> None:
+    store, clock = env.store, env.clock
+    env.manager.due.stop()  # the fixture's process stays out of it
+    # Its lease lasts 300 ms: the store counts real time.
+    wall = env.manager.wall
+    dying = RoomManager(store, clock, instance_id="dying", lease_ms=300, wall=wall)
+    dying.due.period_ms = SWEEP_MS
+    await dying.start()
+    env.manager = dying
+    code, _, player = await clocked_room(env, "days", "12h+1d")
+    assert player.att is not None
+    player.att.detach()
+    await env.run(10_000)
+    # The process dies: nothing more runs there, nothing is given up.
+    dying.due.stop()
+    dying.live.closed = True
+    for room in dying.live.rooms.values():
+        room.halt()
+    dying.live.rooms.clear()
+    assert await store.lease_holder(code) == "dying"
+    fresh = another_process(store, clock, "b")
+    env.managers.append(fresh)
+    await fresh.start()
+    await clock.advance(RUNS_OUT_MS, settle=fresh.settled)
+    # Due, but held by a lease that has not lapsed yet: put off, not run twice.
+    assert await fresh.due.sweep() == [] and fresh.live_codes() == []
+    await asyncio.sleep(0.4)  # the dead process's lease lapses (Redis counts real time)
+    await clock.advance(LONG_LEASE_MS + SWEEP_MS * 2, settle=fresh.settled)
+    assert fresh.live_codes() == [code]
+    assert len(late_moves(await store.read_log(code))) == 1
