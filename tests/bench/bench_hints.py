@@ -13,44 +13,11 @@ game stops at `--positions` positions or after `--seconds-per-game`, whichever f
 from __future__ import annotations
 
 import argparse
-import random
 import time
-from typing import Any
 
 from server.bots.advice import advise, hint_seed
 from server.games import registry
-from server.games.contract import Game
-
-SEATS = {
-    "hachinin_meri": 8,
-    "junocos": 4,
-    "kokuto_rum": 2,
-    "shirokuro_jong": 3,
-    "usunoro": 4,
-    "utsuke": 4,
-}
-
-
-def position(game: Game, seats: int, seed: int) -> tuple[Any, list[int]]:
-    """A seeded mid-round position and the seats with a move to make there."""
-    picker = random.Random(seed)
-    state = game.new(seats, game.resolve_options({}), seed)
-    now = 0
-    for _ in range(picker.randint(3, 60)):
-        if game.outcome(state) is not None:
-            break
-        movers = [s for s in range(seats) if game.actions(state, s)]
-        if not movers:
-            due = game.deadline(state)
-            if due is None:
-                break
-            now = max(now, due)
-            game.expire(state, now)
-            continue
-        seat = picker.choice(movers)
-        now += 500
-        game.apply(state, seat, picker.choice(game.actions(state, seat)), now)
-    return state, [s for s in range(seats) if game.actions(state, s)]
+from tests.bots.positions import SEATS, mid_round
 
 
 def percentiles(times: list[float]) -> str:
@@ -76,7 +43,7 @@ def bench(game_id: str, positions: int, budget_s: float) -> tuple[list[float], l
     for seed in range(positions):
         if time.monotonic() - start > budget_s:
             break
-        state, movers = position(game, seats, 10_000 + seed)
+        state, movers = mid_round(game, seats, 10_000 + seed, most=60)
         seen += 1
         for seat in movers:
             hint = hint_seed(seed, seat, 0)

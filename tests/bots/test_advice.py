@@ -16,39 +16,9 @@ from server.games import registry
 from server.games.contract import Game
 from server.games.rng import Rng
 from server.store import codec
+from tests.bots.positions import SEATS, mid_round
 
-SEATS = {
-    "hachinin_meri": 8,
-    "junocos": 4,
-    "kokuto_rum": 2,
-    "shirokuro_jong": 3,
-    "usunoro": 4,
-    "utsuke": 4,
-}
 POSITIONS = 4
-
-
-def mid_round(game: Game, seats: int, seed: int) -> tuple[Any, list[int]]:
-    """A position after some random legal moves (timers fired when nobody may move),
-    and the seats with a move to make there."""
-    picker = random.Random(seed)
-    state = game.new(seats, game.resolve_options({}), seed)
-    now = 0
-    for _ in range(picker.randint(3, 40)):
-        if game.outcome(state) is not None:
-            break
-        movers = [s for s in range(seats) if game.actions(state, s)]
-        if not movers:
-            due = game.deadline(state)
-            if due is None:
-                break
-            now = max(now, due)
-            game.expire(state, now)
-            continue
-        seat = picker.choice(movers)
-        now += 500
-        game.apply(state, seat, picker.choice(game.actions(state, seat)), now)
-    return state, [s for s in range(seats) if game.actions(state, s)]
 
 
 def hard_decision(game: Game, state: Any, seat: int, seed: int) -> Decision | None:

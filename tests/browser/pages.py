@@ -159,13 +159,20 @@ def play_until(
 
 
 def render_table(
-    page: Page, server_url: str, game_id: str, message: dict, before: dict | None = None
+    page: Page,
+    server_url: str,
+    game_id: str,
+    message: dict,
+    before: dict | None = None,
+    fresh: bool = True,
 ) -> str:
     """Draw one view frame with a game's table module directly (no room, no socket);
     returns the table's text. For states a test cannot reach quickly through play, such
     as a finished match. `before`: a frame the same table draws first (the page saw the
-    game get there)."""
-    page.goto(server_url + "/")
+    game get there). `fresh` False draws in the page as it is (a test set the page's
+    hooks on it first) instead of loading it again."""
+    if fresh:
+        page.goto(server_url + "/")
     return page.evaluate(
         """async ([gameId, m, before]) => {
           const module = await import(`/tables/${gameId}.js`);
