@@ -106,6 +106,10 @@ class DueSweep:
                 # room_elsewhere: its holder's alarm acts; server_shutdown: a peer will.
                 return False
             room_event(log, code, "woken", "room %s woken by the due sweep", code)
+        rules = room.core.clock_rules
+        if rules is None or not rules.wall:  # its code made afresh for a room without one
+            await live.store.set_due(code, None)
+            return loaded
         # The claim put its line off: the room writes its own next time after the tick.
         room.alarm.due.forget()
         room.post("tick")
