@@ -124,8 +124,8 @@ def room_event(
     seat: int | None = None,
 ) -> None:
     """Log one event of a room's life at INFO (created, started, over, closed, handed
-    over, taken over, covered, seat re-issued) with the room code, the event's name and
-    the seat where there is one as context."""
+    over, taken over, woken by the due sweep, covered, seat re-issued) with the room
+    code, the event's name and the seat where there is one as context."""
     logger.info(message, *args, extra={"room": room, "event": event, "seat": seat})
 
 
