@@ -65,6 +65,7 @@ function said(text) {
 export function createHints({ send, redraw }) {
   let message = null; // the latest view frame
   let asking = null; // the seat a hint was asked for, until its answer
+  let askedAt = ""; // that seat's legal moves then: an answer lost (a reconnect) stops counting
   let suggestion = null; // {seat, move, why, key}: the answer, while `key` is the seat's legal moves
 
   const room = () => (message && message.room) || {};
@@ -86,6 +87,7 @@ export function createHints({ send, redraw }) {
     if (frame.t === "view") {
       message = frame;
       if (suggestion && (!on() || legalKey(suggestion.seat) !== suggestion.key)) suggestion = null;
+      if (asking !== null && legalKey(asking) !== askedAt) asking = null;
       return false;
     }
     if (frame.t === "hint") {
@@ -105,6 +107,7 @@ export function createHints({ send, redraw }) {
 
   function ask(seat) {
     asking = seat;
+    askedAt = legalKey(seat);
     suggestion = null;
     send({ t: "hint", seat });
     redraw();
