@@ -41,7 +41,7 @@ from server.rooms.actor.clock import Clock
 from server.rooms.actor.nudges import Notifier
 from server.rooms.actor.room import Room, summary_of_blob
 from server.rooms.actor.state import Attachment, Listener
-from server.rooms.due import DueSweep
+from server.rooms.due import SWEEP_MS, DueSweep
 from server.rooms.errors import RoomError
 from server.rooms.live import LEASE_MS, UNLOAD_AFTER_MS, LiveRooms
 from server.rooms.lobby import new_room
@@ -93,6 +93,7 @@ class RoomManager:
         relay_timeout_s: float = REQUEST_TIMEOUT_S,
         notifier: Notifier | None = None,
         wall: Callable[[], float] = time.time,
+        due_sweep_ms: float = SWEEP_MS,
     ) -> None:
         self.store = store
         self.notifier = notifier
@@ -103,7 +104,8 @@ class RoomManager:
         self._policies = dict(policies or {})
         self._games = dict(games or {})
         self.live = LiveRooms(store, clock, instance_id, self.room_deps, lease_ms, unload_after_ms)
-        self.due = DueSweep(self.live, wall)  # days rooms no process runs, loaded on time
+        # Days rooms no process runs, loaded on time (every `due_sweep_ms` on average).
+        self.due = DueSweep(self.live, wall, due_sweep_ms)
         self.relay = None
         if bus is not None:
             self.relay = self.live.relay = Relay(

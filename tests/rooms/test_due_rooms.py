@@ -70,16 +70,15 @@ def another_process(
 ) -> RoomManager:
     """A process's manager whose sweeps come every SWEEP_MS (on average); its wall time
     follows the virtual clock (as test_seat_clocks's)."""
-    manager = RoomManager(
+    return RoomManager(
         store,
         clock,
         instance_id=instance_id,
         lease_ms=LONG_LEASE_MS,
         wall=lambda: EPOCH_S + clock.now() / 1000.0,
         notifier=notifier,
+        due_sweep_ms=SWEEP_MS,
     )
-    manager.due.period_ms = SWEEP_MS
-    return manager
 
 
 async def due_at(store: Store, code: str) -> float | None:
@@ -201,8 +200,9 @@ async def test_a_room_whose_process_died_is_taken_up_once_its_lease_lapses(env: 
     env.manager.due.stop()  # the fixture's process stays out of it
     # Its lease lasts 300 ms: the store counts real time.
     wall = env.manager.wall
-    dying = RoomManager(store, clock, instance_id="dying", lease_ms=300, wall=wall)
-    dying.due.period_ms = SWEEP_MS
+    dying = RoomManager(
+        store, clock, instance_id="dying", lease_ms=300, wall=wall, due_sweep_ms=SWEEP_MS
+    )
     await dying.start()
     env.manager = dying
     code, _, player = await clocked_room(env, "days", "12h+1d")

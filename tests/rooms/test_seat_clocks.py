@@ -29,6 +29,7 @@ from tests.rooms.helpers import Env, Player
 # Unix time at the virtual clock's 0 (days clocks count wall time).
 EPOCH_S = 1_800_000_000.0
 LONG_LEASE_MS = 6 * 3_600_000  # few housekeeping rounds over virtual days
+DUE_SWEEP_MS = 10 * 60_000  # and few due sweeps (rooms/due.py)
 
 
 def manager_on(store: RedisStore, clock: VirtualClock, instance_id: str) -> RoomManager:
@@ -39,6 +40,7 @@ def manager_on(store: RedisStore, clock: VirtualClock, instance_id: str) -> Room
         instance_id=instance_id,
         lease_ms=LONG_LEASE_MS,
         wall=lambda: EPOCH_S + clock.now() / 1000.0,
+        due_sweep_ms=DUE_SWEEP_MS,
     )
 
 
@@ -210,6 +212,7 @@ async def test_a_restart_from_redis_keeps_every_bank_to_the_second(
         instance_id="b",
         lease_ms=LONG_LEASE_MS,
         wall=lambda: offset + clock.now() / 1000.0,
+        due_sweep_ms=DUE_SWEEP_MS,
     )
     env.managers.append(env.manager)
     await env.manager.start()
