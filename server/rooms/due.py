@@ -47,6 +47,7 @@ class DueSweep:
         self.period_ms = period_ms
         self.batch = batch
         self._timer: TimerHandle | None = None
+        self._stopped = False
         # Jittered: processes started together do not sweep in step.
         self._random = random.Random()
 
@@ -56,12 +57,13 @@ class DueSweep:
 
     def stop(self) -> None:
         """No more sweeps (a sweep under way finishes as background work of `live`)."""
+        self._stopped = True
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
 
     def _schedule(self) -> None:
-        if self.live.closed:
+        if self.live.closed or self._stopped:
             return
         clock = self.live.clock
         delay = self.period_ms * self._random.uniform(0.5, 1.5)
