@@ -276,8 +276,7 @@ def test_the_keyboard_explains_a_card_on_focus_or_with_the_question_mark_key(
         # A card: a glossary term named by its aria-label (the seat panels' badges, such
         # as the start player's, are terms too, named by their text).
         if page.evaluate(
-            "(a => !!(a && a.dataset.term && a.getAttribute('aria-label')))"
-            "(document.activeElement)"
+            "(a => !!(a && a.dataset.term && a.getAttribute('aria-label')))(document.activeElement)"
         ):
             break
     label = page.evaluate("document.activeElement.getAttribute('aria-label')")
