@@ -89,7 +89,9 @@ def lines_of(game: Game, state: Any, seat: int) -> list[dict[str, Any]]:
     lines = game.helpers(game.view(state, seat))
     legal = game.actions(state, seat)
     for line in lines:
-        assert set(line) <= {"id", "en", "ja", "move"}, line
+        assert set(line) <= {"id", "en", "ja", "move", "short"}, line
+        # A line's short figure (the table's badge at its move) comes with its move only.
+        assert ("short" in line) <= ("move" in line), line
         assert line["id"] in IDS, line
         for lang in ("en", "ja"):
             assert isinstance(line[lang], str) and line[lang].strip(), line
@@ -97,7 +99,28 @@ def lines_of(game: Game, state: Any, seat: int) -> list[dict[str, Any]]:
         assert JAPANESE.search(line["ja"]), line
         if "move" in line:
             assert line["move"] in legal, line
+        if "short" in line:
+            assert short_figure(line) == line_figure(line), line
     return lines
+
+
+def short_figure(line: dict[str, Any]) -> int:
+    """The number in a line's short figure, the same in both languages."""
+    (en,) = re.findall(r"\d+", line["short"]["en"])
+    (ja,) = re.findall(r"\d+", line["short"]["ja"])
+    assert en == ja, line
+    return int(en)
+
+
+def line_figure(line: dict[str, Any]) -> int:
+    """The figure the line's sentence gives for its move."""
+    score = r"hand score (\d+)"
+    pattern = {"rotation": score, "gap": score, "knock": r"deadwood (\d+)"}
+    if line["id"] in pattern:
+        return number(pattern[line["id"]], line)
+    points = win_points(line)
+    assert points is not None, line
+    return points
 
 
 def number(pattern: str, line: dict[str, Any]) -> int:

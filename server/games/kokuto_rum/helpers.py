@@ -10,7 +10,8 @@ the least sum of upright numbers outside melds):
   now can have (after the best discard, or with all nine cards when the room lets a
   player knock before discarding), with that knock as the line's move.
 
-Each line about one move carries it as "move".
+Each line about one move carries it as "move", and its figure in a few characters as
+"short" (en/ja), for the table to show at that move.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from server.games.contract import View
 from server.games.kokuto_rum import scoring
 
 Value = tuple[str, int]
+# A gap's short figure names the drawn card's upright colour as its Flip button does.
+UP_JA = {"W": "白", "B": "黒"}
 
 
 def value(held: str) -> Value:
@@ -32,6 +35,11 @@ def value(held: str) -> Value:
 def turned(held: str) -> str:
     """The same card held the other way up ("B5/W2" -> "W2/B5")."""
     return f"{held[3:]}/{held[:2]}"
+
+
+def figure(score: int) -> dict[str, str]:
+    """A hand score as a line's short figure (the same in both languages)."""
+    return {"en": str(score), "ja": str(score)}
 
 
 def best_after_discard(hand: list[Value], kept: int | None = None) -> int:
@@ -50,12 +58,14 @@ def rotation_lines(hand: list[str]) -> list[dict[str, Any]]:
             "en": f"Keep as dealt: hand score {kept}.",
             "ja": f"そのまま：手札の点数{kept}。",
             "move": {"type": "rotate", "flip": False},
+            "short": figure(kept),
         },
         {
             "id": "rotation",
             "en": f"Rotate your hand: hand score {rotated}.",
             "ja": f"手札を回転：手札の点数{rotated}。",
             "move": {"type": "rotate", "flip": True},
+            "short": figure(rotated),
         },
     ]
 
@@ -84,6 +94,7 @@ def gap_lines(hand: list[str], drawn: str, keep_drawn: bool) -> list[dict[str, A
                 "ja": f"{pos + 1}番目に{name['ja']}を上に：手札の点数{now}、"
                 f"いちばん良い捨て札のあと{after}。",
                 "move": {"type": "insert", "pos": pos, "card": held},
+                "short": {"en": f"{held[0]}↑{now}", "ja": f"{UP_JA[held[0]]}↑{now}"},
             }
         )
     return lines
@@ -128,6 +139,7 @@ def knock_line(view: View) -> dict[str, Any] | None:
         "en": f"You can knock now (deadwood {deadwood}, {how['en']}).",
         "ja": f"今ノックできます（{how['ja']}、手札の点数{deadwood}）。",
         "move": move,
+        "short": {"en": f"knock {deadwood}", "ja": f"ノック{deadwood}"},
     }
 
 

@@ -10,6 +10,9 @@ own scorer (`hands.best_score`) with the facts of a win read off the view the wa
   points a win on it would score now (by Tsumo for the drawn card's ends while it waits
   to be inserted, with the insertion as the line's move; by Ron otherwise), or that it
   would score 0 (no yaku) or not count (the room's two-yaku minimum).
+
+A line with a move carries the win's points in a few characters as "short" (en/ja), for
+the table to show at that move.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from server.games.shirokuro_jong.hands import (
 
 Score = tuple[int, list[tuple[str, int]]]
 PLAY_PHASES = ("insert", "discard", "claim")
+UP_JA = {"W": "白", "B": "黒"}
 
 # The yaku as the table names them (client/web/tables/shirokuro_jong.js).
 YAKU_JA = {
@@ -166,7 +170,18 @@ def score_line(
         }
     if move is not None:
         line["move"] = move
+        line["short"] = short_points(found[0] if found else 0, move)
     return line
+
+
+def short_points(points: int, move: dict[str, Any]) -> dict[str, str]:
+    """A win's points in a few characters ("W↑3 pts" / "白↑3点" at an insertion, naming
+    the drawn card's upright colour as its Flip button does), for the table's badge."""
+    unit = {"en": f"{points} pt{'s' if points != 1 else ''}", "ja": f"{points}点"}
+    if move.get("type") != "insert":
+        return unit
+    up = move["up"]
+    return {"en": f"{up}↑{unit['en']}", "ja": f"{UP_JA[up]}↑{unit['ja']}"}
 
 
 def helpers(view: View) -> list[dict[str, Any]]:
