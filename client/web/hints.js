@@ -2,8 +2,9 @@
 // has a Hint button at this player's decisions, which asks the server for the strong
 // CPU's move for their seat; the table marks that move (tables/suggest.js) and the
 // status line says why, until the player's legal moves change. The dock also shows the
-// engine's helper lines for the seat in one compact line, all of them in the head row's
-// Hints sheet, whose button tells every seat (and spectator) that hints are on. At each
+// engine's helper lines for the seat in one compact line, each line's figure at the move
+// it is about (a gap's or a rotation's hand score, Jong's winning insertion), all of them
+// in the head row's Hints sheet, whose button tells every seat (and spectator) that hints are on. At each
 // round's end the result says how many hints each seat used; the waiting room shows the
 // setting (the host changes it there).
 
@@ -141,6 +142,13 @@ export function createHints({ send, redraw }) {
     return message.helpers[seat] || [];
   }
 
+  /** The helper lines about a move, each to be shown at that move on the table
+   * (frame.js): [{id, move, short, line}], `short` its figure, `line` its sentence. */
+  function figures() {
+    return helperLines().filter((line) => line.move && line.short)
+      .map((line) => ({ id: line.id, move: line.move, short: said(line.short), line: said(line) }));
+  }
+
   /** The suggested move and why, for the table to mark (frame.js), or null. */
   function current() {
     return suggestion && on() ? { move: suggestion.move, why: "💡 " + said(suggestion.why) } : null;
@@ -170,7 +178,7 @@ export function createHints({ send, redraw }) {
       used ? el("p", { class: "small", id: "hints-used-sheet" }, used) : null);
   }
 
-  return { onFrame, button, helpers, suggestion: current, usedLine, sheet };
+  return { onFrame, button, helpers, figures, suggestion: current, usedLine, sheet };
 }
 
 /**

@@ -17,7 +17,7 @@ import { el } from "../components.js";
 import { addStrings, t } from "../i18n.js";
 import { explainModeButton } from "../explain.js";
 import { afterPaint, beforePaint } from "../motion.js";
-import { markSuggested } from "./suggest.js";
+import { markFigure, markSuggested } from "./suggest.js";
 
 addStrings({
   en: {
@@ -126,13 +126,14 @@ export function dock(status, ...content) {
 
 // Hints (hints.js), on every paint and taking no row of their own: the Hint button in
 // the dock's top corner, with the status line and the latest move flowing beside it,
-// the seat's helper line sharing the latest move's line, and the move a hint suggested
+// the seat's helper line sharing the latest move's line, each helper line's figure at
+// the move it is about, and the move a hint suggested
 // marked (suggest.js) with its reason in the status line.
 let hintSource = null;
 
 /**
- * `source`: {button() -> node or null, helpers() -> node or null, suggestion() ->
- * {move, why} or null}; null: no hints.
+ * `source`: {button() -> node or null, helpers() -> node or null, figures() -> [{id,
+ * move, short, line}], suggestion() -> {move, why} or null}; null: no hints.
  */
 export function setHints(source) {
   hintSource = source;
@@ -148,6 +149,7 @@ function showHints(table) {
     const coached = table.querySelector("#coach-card");
     if (status && suggestion.why && !coached) status.append(el("span", { class: "hint-why", id: "hint-why" }, suggestion.why));
   }
+  for (const figure of hintSource.figures()) markFigure(table, figure);
   const latest = table.querySelector(".dock > #latest-move");
   const helpers = hintSource.helpers();
   // Not beside a first match's coach card, which needs the line for its buttons.

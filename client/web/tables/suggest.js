@@ -3,6 +3,9 @@
 // `suggested` (and data-suggested). Tables tag the buttons that make one whole move with
 // `actionAttr(action)`; cards are found by their data-card, hand places by data-index
 // (a discard by position, with the dock's Discard button) and data-gap (an insert).
+// A helper line's figure is shown at the move it is about the same way (`markFigure`).
+
+import { el } from "../components.js";
 
 /** An action as a key: JSON with its fields in name order (the same move, the same key). */
 export function actionKey(action) {
@@ -46,6 +49,23 @@ export function markSuggested(table, move) {
   for (const node of nodes) {
     node.classList.add("suggested");
     node.dataset.suggested = "1";
+  }
+  return nodes;
+}
+
+/**
+ * Show a helper line's short figure at the elements that make its move (a badge on the
+ * gap, the card or the button; not on the dock's Discard buttons, which make any
+ * discard), its sentence in their title and accessible name. Returns the elements.
+ */
+export function markFigure(table, { id, move, short, line }) {
+  const nodes = suggestedNodes(table, move).filter((n) => !n.matches("#discard, #discard-knock"));
+  for (const node of nodes) {
+    const name = node.getAttribute("aria-label") || node.textContent.trim();
+    node.setAttribute("aria-label", `${name} — ${line}`);
+    node.title = line;
+    node.classList.add("has-figure");
+    node.append(el("span", { class: "helper-figure", "data-figure": id, "aria-hidden": "true" }, short));
   }
   return nodes;
 }

@@ -175,13 +175,12 @@ def score_line(
 
 
 def short_points(points: int, move: dict[str, Any]) -> dict[str, str]:
-    """A win's points in a few characters ("W↑3 pts" / "白↑3点" at an insertion, naming
+    """A win's points in a few characters ("W↑3pt" / "白↑3点" at an insertion, naming
     the drawn card's upright colour as its Flip button does), for the table's badge."""
-    unit = {"en": f"{points} pt{'s' if points != 1 else ''}", "ja": f"{points}点"}
     if move.get("type") != "insert":
-        return unit
-    up = move["up"]
-    return {"en": f"{up}↑{unit['en']}", "ja": f"{UP_JA[up]}↑{unit['ja']}"}
+        return {"en": f"{points} pt{'s' if points != 1 else ''}", "ja": f"{points}点"}
+    up = move["up"]  # on a gap 44 px wide: the unit written short
+    return {"en": f"{up}↑{points}pt", "ja": f"{UP_JA[up]}↑{points}点"}
 
 
 def helpers(view: View) -> list[dict[str, Any]]:
