@@ -1,5 +1,6 @@
 // The room page's match history: every finished match of the room (number, time,
-// winners, scores) with Replay and Download, and the standings across the series.
+// winners, scores) with Replay, Download and, for a player between matches, Review
+// together (review.js), and the standings across the series.
 // GET /api/rooms/{code}/matches is public; a match file is fetched with the seat token
 // as a bearer token (players get the full file, anyone else the spectator file).
 
@@ -20,6 +21,8 @@ addStrings({
     h_replay_label: "Replay match {n}",
     h_download: "Download",
     h_download_label: "Download match {n} as a file",
+    h_review: "Review together",
+    h_review_label: "Review match {n} together",
     h_wins: "{n} wins",
     h_win: "1 win",
     h_mean_place: "mean place {p}",
@@ -38,6 +41,8 @@ addStrings({
     h_replay_label: "第{n}戦を再生する",
     h_download: "保存",
     h_download_label: "第{n}戦をファイルに保存する",
+    h_review: "みんなで感想戦",
+    h_review_label: "第{n}戦をみんなで感想戦する",
     h_wins: "{n}勝",
     h_win: "1勝",
     h_mean_place: "平均{p}位",
@@ -81,10 +86,12 @@ export function matchTime(seconds) {
 
 /**
  * The history panel of room `code`. `tokens()` gives the seat tokens this browser holds
- * there; `mine()` the seats it holds. `update(room)` (the latest view's room) reloads the
- * list when a match has finished since; `element` stays the same node across renders.
+ * there; `mine()` the seats it holds. `review`, when given, is {can() -> whether this
+ * device may open a review now, open(number)}: each match gets a Review together button
+ * while it may. `update(room)` (the latest view's room) reloads the list when a match has
+ * finished since; `element` stays the same node across renders.
  */
-export function createHistory(code, { tokens, mine, notify }) {
+export function createHistory(code, { tokens, mine, notify, review = null }) {
   const element = el("section", {
     class: "panel match-history", id: "match-history", role: "region", "aria-labelledby": "match-history-title",
   });
@@ -159,7 +166,18 @@ export function createHistory(code, { tokens, mine, notify }) {
         el("button", {
           type: "button", class: "ghost", "data-key": "download",
           "aria-label": t("h_download_label", { n: match.match }), onclick: () => download(match.match),
-        }, t("h_download"))));
+        }, t("h_download")),
+        review && review.can() ? el("button", {
+          type: "button", class: "ghost", "data-key": "review-" + match.match, "data-review-match": String(match.match),
+          "aria-label": t("h_review_label", { n: match.match }), onclick: (e) => openReview(e, match.match),
+        }, t("h_review")) : null));
+  }
+
+  /** Open match `number`'s review, closing the sheet the list is in (the review shows instead of the table). */
+  function openReview(event, number) {
+    const sheet = event.currentTarget.closest("details");
+    if (sheet) sheet.open = false;
+    review.open(number);
   }
 
   function standingsList() {

@@ -460,6 +460,9 @@ export function createReview(code, { send, held, watching, redraw }) {
   return {
     element, onFrame, bar, render,
     active: () => local.open,
+    /** Whether this device may open a review of a finished match now (a player, not in one). */
+    canOpen: () => isPlayer() && !local.open,
+    open,
     destroy() {
       document.removeEventListener("keydown", onKey);
       clearTimeout(stepTimer);

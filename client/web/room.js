@@ -56,6 +56,11 @@ export function showRoom(code, { watch = false } = {}) {
   const tableHolder = el("div", { id: "table-root" });
   const matchHistory = createHistory(code, {
     tokens: () => held().map((s) => s.token), mine: () => mySeats(), notify,
+    // Any finished match may be reviewed together, between matches (review.js's bar).
+    review: {
+      can: () => review.canOpen() && ((page.message && page.message.room) || {}).status === "over",
+      open: (number) => review.open(number),
+    },
   });
   // Every move said in words (move_log.js): the latest at the table, the whole as a sheet.
   const moveLog = createMoveLog({ storageKey: `zashiki.movelog.${code}` });

@@ -15,7 +15,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from tests.browser.layout import axe_problems, layout_problems
-from tests.browser.pages import PHONE, english_left, open_seat, watch_room
+from tests.browser.pages import PHONE, english_left, open_seat, open_sheet, watch_room
 from tests.rooms.review_support import HUMANS, finished_room_sync, recomputed_rates
 
 SHOTS = Path("/work/shots/review")
@@ -37,13 +37,17 @@ def match_file(server_url: str, code: str, token: str) -> dict:
         return json.load(answer)
 
 
-def at_step(page: Page, step: int) -> None:
-    expect(page.locator("#review-step")).to_have_attribute("data-step", str(step))
+def at_step(page: Page, step: int, timeout: float = 5_000) -> None:
+    expect(page.locator("#review-step")).to_have_attribute("data-step", str(step), timeout=timeout)
 
 
 def fits(page: Page, *must_see: str) -> None:
     """One screen (no page scroll), `must_see` wholly on screen and uncovered, controls
     big enough to touch, and no serious axe-core finding."""
+    # A toast fading in is measured once it is in (axe reads a half-faded one as faint).
+    page.evaluate(
+        "() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => 0)))"
+    )
     problems = layout_problems(page, must_see, table=True) + axe_problems(page)
     assert not problems, "\n".join(problems)
 
@@ -135,3 +139,36 @@ def test_two_players_and_a_spectator_review_a_match_together(
     ben.locator("#review-forward").click()
     at_step(guest, 1)
     expect(aki.locator("#review-join")).to_be_visible()  # Aki may come back as a follower
+
+
+def test_an_older_match_is_reviewed_together_from_the_match_history(
+    new_page, server_url: str, redis_url: str
+) -> None:
+    # Two finished matches: the history lists both with Review together for a player
+    # (not for a spectator); the older one's opens its review, which the spectator joins.
+    code, tokens = finished_room_sync(redis_url, "utsuke", seed=7, matches=2)
+    aki = new_page(**SMALL_PHONE)
+    guest = new_page(**SMALL_PHONE)
+    open_seat(aki, server_url, code, HUMANS[0], tokens[0])
+    watch_room(guest, server_url, code)
+    open_sheet(guest, "history")
+    expect(guest.locator("#match-list .match-row")).to_have_count(2)
+    expect(guest.locator("[data-review-match]")).to_have_count(0)  # spectators only follow
+    open_sheet(aki, "history")
+    expect(aki.locator("[data-review-match]")).to_have_count(2)
+    older = aki.locator('[data-review-match="1"]')
+    expect(older).to_have_accessible_name("Review match 1 together")
+    older.scroll_into_view_if_needed()
+    box = older.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["x"] + box["width"] <= 360
+    shot(aki, "history_review_en_360")
+    older.click()
+    expect(aki.locator("#review-title")).to_have_text("Review of match 1")
+    expect(aki.locator("#fold-history")).not_to_have_attribute("open", "")
+    at_step(aki, 0, timeout=30_000)  # the review is worked out when first opened
+    aki.locator("#review-forward").click()
+    guest.locator("#fold-history .sheet-close").click()
+    guest.locator("#review-join").click()
+    expect(guest.locator("#review-title")).to_have_text("Review of match 1")
+    at_step(guest, 1)
+    fits(aki, "#review-step", "#review-close")

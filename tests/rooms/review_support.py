@@ -18,16 +18,19 @@ GAMES = {"kokuto_rum": 3, "shirokuro_jong": 3, "junocos": 3, "utsuke": 2}
 HUMANS = (0, 1)
 
 
-async def finished_room(env: Env, game_id: str, seed: int) -> tuple[str, list[str]]:
-    """A room of `game_id` whose first match seats 0 and 1 (one random player holding
-    both) played out against CPUs; (code, the two seat tokens)."""
+async def finished_room(
+    env: Env, game_id: str, seed: int, matches: int = 1
+) -> tuple[str, list[str]]:
+    """A room of `game_id` whose first `matches` matches seats 0 and 1 (one random player
+    holding both) played out against CPUs; (code, the two seat tokens)."""
     n = GAMES[game_id]
     seats = ["host", "open"] + ["cpu"] * (n - 2)
     code, _, host = await env.manager.create_room(game_id, {}, seats, "easy", seed=seed)
     tokens = [host, (await env.manager.take_seat(code, 1, "Ben"))[1]]
     await env.join(code, tokens, Recorder(seed))
-    await env.manager.start_match(code, tokens[0])
-    await env.play_out(code, limit_ms=24 * 3_600_000, step=5_000)
+    for _ in range(matches):
+        await env.manager.start_match(code, tokens[0])
+        await env.play_out(code, limit_ms=24 * 3_600_000, step=5_000)
     return code, tokens
 
 
@@ -54,13 +57,15 @@ def recomputed_rates(data: dict[str, Any]) -> dict[int, tuple[int, int]]:
     return counts
 
 
-def finished_room_sync(redis_url: str, game_id: str, seed: int) -> tuple[str, list[str]]:
+def finished_room_sync(
+    redis_url: str, game_id: str, seed: int, matches: int = 1
+) -> tuple[str, list[str]]:
     """`finished_room` in the Redis a test server uses, played here and let go (as
     tests/rooms/finished.py does), for synchronous tests; on a thread of its own."""
 
     async def make() -> tuple[str, list[str]]:
         async with offline_env(redis_url) as env:
-            return await finished_room(env, game_id, seed)
+            return await finished_room(env, game_id, seed, matches)
 
     with ThreadPoolExecutor(max_workers=1) as pool:
         return pool.submit(asyncio.run, make()).result(timeout=120)
