@@ -22,7 +22,9 @@ import { createHints } from "./hints.js";
 import { createTalk } from "./chat.js";
 import { createReview } from "./review.js";
 import { openRules, setExplainGame } from "./explain.js";
-import { fold, setHeadControls, setHints, setLatestMove, setSeatDecor } from "./tables/frame.js";
+import {
+  fold, setAfterPaint, setHeadControls, setHints, setLatestMove, setSeatDecor,
+} from "./tables/frame.js";
 import { setRoundNote } from "./tables/round_end.js";
 
 addStrings({
@@ -72,6 +74,7 @@ export function showRoom(code, { watch = false } = {}) {
     move: (seat, action) => socket && socket.move(seat, action),
     redraw: () => render(),
   });
+  if (coach) setAfterPaint(coach.fit);
   setLatestMove(() => {
     const said = coach && coach.card();
     if (said) return said;
@@ -459,12 +462,14 @@ export function showRoom(code, { watch = false } = {}) {
         }
         const logFocused = document.activeElement === moveLog.openButton();
         table.render(tableContext());
-        if (coach) coach.fit();
         mountMoveLog(logFocused);
         placeSeatClocks(tableHolder, msg, page.receivedAt, (seat) => seatName(msg.seats, seat));
         reportShown(renderer);
       }
       talk.update({ message: msg, you: msg.you || [], seats: msg.seats || [] });
+      // The coach's card takes what room the table leaves once all of it is in (its seat
+      // clocks, the Log button, the chat); the table's own redraws fit it too (setAfterPaint).
+      if (coach) coach.fit();
       const focusTarget = page.settingsOpen && document.getElementById("close-settings");
       if (focusTarget && !main.contains(document.activeElement)) focusTarget.focus();
       return;
@@ -485,6 +490,7 @@ export function showRoom(code, { watch = false } = {}) {
     atTable(false);
     setSeatDecor(null);
     setLatestMove(null);
+    setAfterPaint(null);
     setHints(null);
     setRoundNote(null);
     setHeadControls(null);

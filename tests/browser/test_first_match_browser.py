@@ -173,6 +173,31 @@ def test_skip_ends_the_coaching_and_the_match_goes_on(new_page, server_url) -> N
     expect(page.locator("#coach-card")).to_have_count(0)
 
 
+def test_the_coach_card_fits_again_when_the_table_redraws_itself(new_page, server_url) -> None:
+    # At Kokuto's insert on a small phone the card gives some of its room to the table.
+    # Flipping the drawn card is the table's own redraw (no frame from the room): the card
+    # drawn afresh fits itself again, at once, rather than at the room's next frame.
+    page = new_page(**PHONE)
+    page.goto(f"{server_url}/?learn=kokuto_rum")
+    learner = Learner(page, "kokuto_rum", "en")
+    deadline = time.monotonic() + STALL_S
+    while (page.evaluate(READ) or {}).get("moment") != "insert":
+        assert time.monotonic() < deadline, "no insert moment"
+        if not learner.step():
+            page.wait_for_timeout(100)
+    expect(page.locator("#coach-play")).to_have_count(1)  # the hint is in: no frame to come
+    page.set_viewport_size({"width": 360, "height": 640})
+    page.evaluate(TWO_FRAMES)
+    fitted = page.locator("#coach-card").get_attribute("data-fit")
+    assert fitted != "0", "the card had its full room: nothing to check"
+    for _ in range(2):
+        page.click("#flip-drawn")
+        page.evaluate(TWO_FRAMES)
+        assert page.locator("#coach-card").get_attribute("data-fit") == fitted
+        problems = layout_problems(page, ("#status-line", "#my-hand", "#flip-drawn"), table=True)
+        assert not problems, problems
+
+
 def test_the_lobby_and_the_rules_pages_lead_to_a_first_match(new_page, server_url) -> None:
     page = new_page(**PHONE, locale="ja-JP")
     page.goto(f"{server_url}/rules/utsuke.ja.html")

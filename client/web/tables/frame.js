@@ -184,6 +184,15 @@ function latestMove() {
   return el("div", { class: "latest-move", id: "latest-move" }, latestSource ? latestSource() : null);
 }
 
+// What the page does after every paint, the table's own redraws (a tap) included: the
+// coach's card fits itself to the room the new table leaves (coach.js fit).
+let afterPaintHook = null;
+
+/** `run()` runs after every paint of a table, once it is in the page (null: nothing). */
+export function setAfterPaint(run) {
+  afterPaintHook = run;
+}
+
 // Controls the page adds to every table's head row (the move log's Log button).
 let headSource = null;
 
@@ -262,6 +271,7 @@ export function paint(root, table, motion = {}) {
   const middle = root.querySelector("#middle");
   if (middle) middle.scrollTop = scrollTop;
   afterPaint(root, before, motion);
+  if (afterPaintHook) afterPaintHook();
   if (!wasInside) return;
   const again = key ? root.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
   const target = (again && !again.disabled ? again : null)
