@@ -3,8 +3,8 @@ shows its figure on the table at that move. Kokuto Rum: the hand score on the Ke
 Rotate buttons and on every gap a drawn card may go into, the knock's deadwood on the
 card it discards (or the Knock button); Shirokuro Jong: the points on the gap a winning
 draw goes into, and on the Tsumo button. The badge's figure is the one its line's
-sentence gives, in English and Japanese, at phone size, the targets still 44 px and the
-table one screen.
+sentence gives, in English and Japanese, on phones and a desktop, the targets still
+44 px and the table one screen.
 
 Positions come from the engines (a seeded deal played on, or Jong's built from card
 texts); the view frame the room would send that seat (its legal moves and helper
@@ -26,7 +26,7 @@ from tests.browser.pages import render_table
 from tests.games.shirokuro_jong_support import pass_all, play, table
 
 SHOTS = Path("/work/shots/polish")
-SIZES = [(390, 844), (360, 740)]
+SIZES = [(390, 844), (360, 740), (1366, 800)]
 
 # The figure each kind of line gives in its English sentence.
 FIGURE = {
