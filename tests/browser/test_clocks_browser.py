@@ -5,6 +5,7 @@ of turn-based play (your move first, your clock, the last move in words, the cou
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import Page, expect
 
@@ -28,6 +29,17 @@ def days_room(server_url: str) -> dict[str, str]:
     room = post(server_url, "/api/rooms", body)
     post(server_url, f"/api/rooms/{room['code']}/start", {"token": room["token"]})
     return room
+
+
+def cpu_has_moved(server_url: str, room: dict[str, str]) -> None:
+    """Wait (up to 10 s) until the CPU at seat 1 has chosen its rotation, the match's first
+    move: it thinks for 0.5-1.5 s after the start, and "Your rooms" says the last move only
+    once there is one (the panel reads the rooms once, when the lobby opens)."""
+    ask = {"seats": [{"code": room["code"], "token": room["token"]}]}
+    deadline = time.monotonic() + 10
+    while 1 in post(server_url, "/api/your-rooms", ask)["rooms"][0]["to_move"]:
+        assert time.monotonic() < deadline, "the CPU never chose its rotation"
+        time.sleep(0.05)
 
 
 def phone_shot(page: Page, name: str) -> None:
@@ -88,6 +100,7 @@ def test_your_rooms_puts_your_move_first_with_your_clock(new_page, server_url) -
     expect(page.locator("#seat-list")).to_be_visible()
     page.goto(seat_link(server_url, waiting["code"], 0, waiting["token"]))
     expect(page.locator(".table")).to_be_visible()
+    cpu_has_moved(server_url, waiting)
     page.goto(server_url + "/")
     expect(page.locator("#your-rooms-waiting")).to_have_text("1 waiting for you")
     rows = page.locator("#your-rooms [data-room]")
@@ -113,6 +126,7 @@ def test_the_clocks_speak_japanese(new_page, server_url) -> None:
     open_sheet(page, "people")
     expect(page.locator("#vacation")).to_have_text("休暇をとる（残り7日）")
     assert english_left(page, room["code"]) <= {"CPU", "Hana"}
+    cpu_has_moved(server_url, room)
     page.goto(server_url + "/")
     row = page.locator(f'#your-rooms [data-room="{room["code"]}"]')
     expect(row).to_contain_text("あなたの持ち時間")
