@@ -36,11 +36,24 @@ export function suggestedNodes(table, move) {
     return button ? [...card, button] : card;
   }
   if (typeof move.card === "string") {
+    // A card code can show more than once (Junocos: a card of the draft row, its twin in
+    // the hand that is not playable now, the trump indicator): the ones that can be
+    // pressed come first.
     const code = CSS.escape(move.card);
     const mine = [...dock.querySelectorAll(`[data-card="${code}"]`)];
-    return mine.length ? mine : [...table.querySelectorAll(`[data-card="${code}"]`)];
+    const all = [...table.querySelectorAll(`[data-card="${code}"]`)];
+    for (const nodes of [mine, all]) {
+      const pressable = nodes.filter(canPress);
+      if (pressable.length) return pressable;
+    }
+    return mine.length ? mine : all;
   }
   return [];
+}
+
+/** Whether a card element can be pressed now: a button, not disabled nor aria-disabled. */
+function canPress(node) {
+  return node.matches("button:not(:disabled):not([aria-disabled='true'])");
 }
 
 /** Mark the suggested move's elements in a freshly built table; returns them. */
