@@ -296,7 +296,15 @@ def watch_room(page: Page, server_url: str, code: str) -> None:
 def long_press(page: Page, target: Locator, ms: int = 700) -> None:
     """Hold a finger on `target` for `ms` (Chromium's touch input through CDP: a
     touch-capable page, see touch_page), then lift it."""
-    box = target.bounding_box()
+    # A table redrawn by another seat's move replaces its elements: the locator finds the
+    # new one, so ask again rather than press where nothing is.
+    box = None
+    for _ in range(20):
+        target.wait_for(state="visible")
+        box = target.bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(50)
     assert box is not None, "nothing to press"
     point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
     cdp = page.context.new_cdp_session(page)
