@@ -52,7 +52,13 @@ function centre(box) {
 /** A copy of a card that left the screen, flying from `from` to `to` (or fading) and then gone. */
 function ghost(node, from, to) {
   const copy = node.cloneNode(true);
-  for (const attr of ["id", "data-key", "data-card", "data-term", "tabindex"]) copy.removeAttribute(attr);
+  // A ghost is scenery: no name, no role (it may carry a label in the language just left).
+  for (const attr of ["id", "data-key", "data-card", "data-term", "tabindex", "aria-label", "title", "role"]) {
+    copy.removeAttribute(attr);
+  }
+  for (const inner of copy.querySelectorAll("[aria-label], [title], [id]")) {
+    for (const attr of ["aria-label", "title", "id"]) inner.removeAttribute(attr);
+  }
   copy.setAttribute("aria-hidden", "true");
   copy.classList.add("motion-ghost");
   Object.assign(copy.style, {
