@@ -30,7 +30,7 @@ from tests.browser.pages import (
 )
 
 COVER_S = 3
-HACHININ_MOVES = ("#declare-prompt button", ".my-hand button.tcard:enabled")
+HACHININ_MOVES = ("#declare-prompt button", ".my-hand button.tcard.playable")
 
 
 def post(server_url: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
