@@ -261,5 +261,5 @@ export function showLobby(navigate, { chosen = null } = {}) {
 
   render();
   load();
-  return { rerender: render, teardown: () => {} };
+  return { rerender: render, teardown: () => yourRooms.stop() };
 }

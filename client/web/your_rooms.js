@@ -2,10 +2,11 @@
 // seat in, with its game, status, whose move it is ("your turn" stands out, and those rooms
 // come first), your clock, the last move in words, Resume and Leave; the title counts the
 // rooms waiting for you. One HTTP call answers for all of them (the 20 most recent; the
-// server's bound).
+// server's bound). While the lobby is open the panel asks again when the page comes back
+// into view or gets focus, and every REFRESH_MS while it is in view (never in a hidden tab).
 
 import { addStrings, lang, t } from "./i18n.js";
-import { el } from "./components.js";
+import { el, replaceKeepingFocus } from "./components.js";
 import { api, seatStore } from "./net.js";
 import { errorText, gameName, notify } from "./page.js";
 import { seatName } from "./names.js";
@@ -52,6 +53,11 @@ addStrings({
 });
 
 const LIMIT = 20;
+// How often an open, visible lobby asks again: a turn taken elsewhere shows within this.
+export const REFRESH_MS = 30_000;
+// A focus or visibility change within this of the last answer asks nothing (a tab switch
+// fires both).
+const FRESH_MS = 2_000;
 // The last answer, shown when the server cannot be reached (the app opens offline).
 const LAST_KEY = "zashiki.yourRooms.last";
 
@@ -79,8 +85,9 @@ function lastSeen() {
 }
 
 /**
- * The "your rooms" panel; `navigate(code)` opens a room. Returns {node, refresh, redraw}:
- * the panel fills itself after one call, again on refresh(); redraw() for a new language.
+ * The "your rooms" panel; `navigate(code)` opens a room. Returns {node, refresh, redraw,
+ * stop}: the panel fills itself after one call, again on refresh() and by itself while
+ * shown (see REFRESH_MS); redraw() for a new language; stop() when the lobby is left.
  */
 export function yourRoomsPanel(navigate) {
   const list = el("div", { id: "your-rooms-list" });
@@ -148,13 +155,35 @@ export function yourRoomsPanel(navigate) {
     const waiting = rooms.filter((r) => r.your_turn).length;
     title.replaceChildren(t("your_rooms"), " ", waiting ? el("span", { class: "badge strong", id: "your-rooms-waiting" },
       t("your_rooms_waiting", { n: waiting })) : "");
-    list.replaceChildren(offline && rooms.length ? el("p", { class: "muted" }, t("your_rooms_offline")) : "",
+    // A keyboard player's focus on a row's button stays on it through a refresh.
+    replaceKeepingFocus(list, offline && rooms.length ? el("p", { class: "muted" }, t("your_rooms_offline")) : "",
       rooms.length
         ? el("ul", { class: "room-list" }, rooms.map(row))
         : el("p", { class: "muted" }, t("your_rooms_none")));
   }
 
-  async function refresh() {
+  let asking = null; // the refresh in flight
+  let again = false; // asked meanwhile (a seat left): ask again once it is done
+  let askedAt = 0;
+
+  /** Ask the server again; `soft`: not when an ask is already on its way. */
+  function refresh({ soft = false } = {}) {
+    if (asking) {
+      again = again || !soft;
+      return asking;
+    }
+    askedAt = Date.now();
+    asking = ask().finally(() => {
+      asking = null;
+      if (again) {
+        again = false;
+        refresh();
+      }
+    });
+    return asking;
+  }
+
+  async function ask() {
     const seats = [];
     for (const code of seatStore.rooms()) {
       for (const held of seatStore.get(code)) if (seats.length < LIMIT) seats.push({ code, token: held.token });
@@ -192,7 +221,19 @@ export function yourRoomsPanel(navigate) {
     draw();
   }
 
+  // Back in view: ask. Focus: ask unless an answer just came (a tab switch fires both).
+  const shown = () => { if (!document.hidden) refresh({ soft: true }); };
+  const focused = () => { if (!document.hidden && Date.now() - askedAt > FRESH_MS) refresh({ soft: true }); };
+  const timer = setInterval(() => { if (!document.hidden) refresh({ soft: true }); }, REFRESH_MS);
+  document.addEventListener("visibilitychange", shown);
+  window.addEventListener("focus", focused);
+  function stop() {
+    clearInterval(timer);
+    document.removeEventListener("visibilitychange", shown);
+    window.removeEventListener("focus", focused);
+  }
+
   draw();
   refresh();
-  return { node, refresh, redraw: draw };
+  return { node, refresh, redraw: draw, stop };
 }
