@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.conftest import screenshot
+from tests.browser.conftest import ARTIFACTS, screenshot
 from tests.browser.pages import (
     DESKTOP,
     PHONE,
@@ -12,10 +12,13 @@ from tests.browser.pages import (
     host_in_japanese,
     host_room,
     join_by_link,
+    open_seat,
     page_width,
+    seeded_room,
     shiro_hand,
     start,
 )
+from tests.browser.test_phone_layout import SETTLED
 
 CPU_WAIT = 20_000  # ms: a CPU turn is three moves of 0.5-1.5 s each
 
@@ -112,3 +115,51 @@ def test_japanese_mode_leaves_no_english_on_the_table(new_page, server_url) -> N
     expect(page.locator("#round-result")).to_be_visible(timeout=CPU_WAIT)
     assert english_left(page, code) == set()
     screenshot(page, "kokuto-rum-result-phone-ja")
+
+
+# Where each card and gap of the hand being inserted into lies: inside the dock's box and
+# the window, and whether the hand or the dock scrolls inside itself to show them.
+INSERT_FIT = """() => {
+  const hand = document.querySelector('#dock .sk-hand.inserting');
+  const dock = document.querySelector('#dock');
+  if (!hand || !dock) return null;
+  const d = dock.getBoundingClientRect();
+  const cut = [...hand.children].filter((n) => {
+    const r = n.getBoundingClientRect();
+    return r.top < d.top - 0.5 || r.bottom > d.bottom + 0.5 || r.bottom > innerHeight + 0.5
+      || r.left < -0.5 || r.right > innerWidth + 0.5;
+  }).map((n) => n.dataset.gap !== undefined ? `gap ${n.dataset.gap}` : n.dataset.card);
+  return {
+    cut, parts: hand.children.length,
+    handScrolls: hand.scrollHeight > hand.clientHeight + 1,
+    dockScrolls: dock.scrollHeight > dock.clientHeight + 1,
+    pageScrolls: document.documentElement.scrollHeight > innerHeight,
+  };
+}"""
+
+
+def test_the_whole_hand_shows_while_inserting_on_a_phone(new_page, server_url, redis_url) -> None:
+    """Inserting, the hand has a gap beside every card (three rows on a phone): every card
+    and gap is on screen at 390x844 and 360x740, in English and Japanese, with nothing
+    scrolling inside the hand or the dock."""
+    code, seat, token = seeded_room(redis_url, "kokuto_rum", ["host", "cpu", "cpu"], seed=7)
+    page = new_page(width=390, height=844)
+    open_seat(page, server_url, code, seat, token)
+    page.click("#rotate-keep")
+    assert wait_for_my_draw_or_result(page), "the round ended before the host's first turn"
+    page.click("#draw-pile")
+    expect(page.locator("#dock .sk-hand.inserting [data-gap]")).to_have_count(9)
+    for lang in ("en", "ja"):
+        if lang == "ja":
+            page.click("#lang-toggle")
+            expect(page.locator("#status-line")).to_contain_text("手札")
+        for width, height in ((390, 844), (360, 740)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate(SETTLED)
+            fit = page.evaluate(INSERT_FIT)
+            page.screenshot(path=str(ARTIFACTS / f"kokuto-rum-insert-{width}-{lang}.png"))
+            assert fit["parts"] == 17, fit
+            assert fit["cut"] == [], f"{width}x{height} {lang}: cut at the edge {fit}"
+            assert not fit["handScrolls"], f"{width}x{height} {lang}: the hand scrolls {fit}"
+            assert not fit["dockScrolls"], f"{width}x{height} {lang}: the dock scrolls {fit}"
+            assert not fit["pageScrolls"], f"{width}x{height} {lang}: the page scrolls {fit}"
