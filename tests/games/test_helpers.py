@@ -260,6 +260,21 @@ def test_jong_a_win_the_room_refuses_offers_no_move() -> None:
     assert line["en"].startswith("Tsumo now would have only 1 yaku") and "move" not in line
 
 
+def test_jong_a_hand_a_pon_completes_offers_no_tsumo() -> None:
+    """Pon instead of Ron: the hand left has a winning shape, but a call is no draw, so
+    the seat may only discard; no line offers Tsumo or scores one."""
+    game = registry.get("shirokuro_jong")
+    state = table(["W6/B3 B6 B6 W1 W1 B2 B4 W6", "B3 B3 W2 W3 W4 W5 W5"])
+    play(state, (0, {"type": "discard", "index": 0}))
+    assert {"type": "ron"} in game.actions(state, 1)
+    play(state, (1, {"type": "pon", "index": 0}))
+    assert state.phase == "discard" and state.turn == 1
+    assert is_win(state.hand_values(1), state.exposed(1))
+    assert {"type": "tsumo"} not in game.actions(state, 1)
+    assert game.view(state, 1)["self_drawn"] is False
+    assert lines_of(game, state, 1) == []
+
+
 # -- Kokuto Rum ---------------------------------------------------------------------------
 def check_kokuto(game: Game, state: Any, seat: int) -> int:
     """Check one seat's Kokuto lines against the engine's scoring; the checks made."""

@@ -136,6 +136,9 @@ class ShirokuroJong(Game):
             view["hand"] = [held[h] for h in state.hands[seat]]
             mine = state.turn == seat and state.drawn >= 0
             view["drawn"] = card_text[state.drawn] if mine else None
+            # Whether this discard turn follows the seat's own draw (or the Oya's deal):
+            # only then may it declare Tsumo, not after a Pon or Chii (helpers.py).
+            view["self_drawn"] = state.phase == "discard" and state.turn == seat and state.can_tsumo
             view["rotation"] = state.flips[seat]
             view["claim_answer"] = plain_copy(state.answers[seat])
             view["waiting_for_me"] = seat in state.pending

@@ -5,7 +5,8 @@ Dora indicator and the public discard rows. The yaku and points come from the en
 own scorer (`hands.best_score`) with the facts of a win read off the view the way
 `rules._context` reads them off the state:
 
-- a complete hand on the seat's turn: what Tsumo would score now;
+- a complete hand on the seat's turn after its own draw (`self_drawn`): what Tsumo
+  would score now (a hand a Pon or Chii completed is no Tsumo);
 - a hand one card short: "Tenpai: waiting on ...", then for each wait the yaku and
   points a win on it would score now (by Tsumo for the drawn card's ends while it waits
   to be inserted, with the insertion as the line's move; by Ron otherwise), or that it
@@ -194,8 +195,8 @@ def helpers(view: View) -> list[dict[str, Any]]:
     size = 3 * (2 - len(exposed)) + 2
     min_yaku = view["options"]["min_yaku"]
     if len(vals) == size:
-        if view["phase"] != "discard" or view["turn"] != seat:
-            return []
+        if not view["self_drawn"]:
+            return []  # not its turn, or just after its Pon or Chii: no Tsumo to declare
         ctx, melded = win_context(view, True), meld_values(exposed)
         fewest = best_score(vals, exposed, melded, ctx)
         if fewest is None:
