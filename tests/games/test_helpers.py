@@ -27,6 +27,7 @@ from server.games.rng import Rng
 from server.games.shirokuro_jong import rules as jong_rules
 from server.games.shirokuro_jong.hands import insertions, is_win, text
 from tests.bench.bot_arena import situation
+from tests.games.kokuto_rum_support import do, position
 from tests.games.shirokuro_jong_support import pass_all, play, table
 
 IDS = {
@@ -364,6 +365,23 @@ def test_kokuto_knock_before_discarding_when_nine_cards_score_least() -> None:
     state.phase, state.turn = "discard", 0
     (line,) = lines_of(game, state, 0)
     assert line["move"] == {"type": "knock"} and "deadwood 0" in line["en"]
+    assert check_kokuto(game, state, 0) == 1
+
+
+def test_kokuto_a_twin_of_the_taken_card_may_be_the_knock_discard() -> None:
+    """With the card just taken kept (K3 option), its twin (deck B holds five of each
+    card) is still a discard, and here the best knock's."""
+    game = registry.get("kokuto_rum")
+    hand = ["W1/B6", "W2/B5", "W3/B4", "W6/B1", "B2/W5", "B3/W4", "B4/W3", "W1/B6"]
+    options = {"deck": "B", "discard_taken_card": False}
+    state = position([hand, hand], discards=["W6/B1"], options=options)
+    do(state, 0, {"type": "draw", "from": "discard"})
+    do(state, 0, {"type": "insert", "pos": 0, "card": "W6/B1"})
+    assert game.view(state, 0)["taken_at"] == 0
+    assert game.view(state, 1)["taken_at"] is None
+    (line,) = lines_of(game, state, 0)
+    assert line["move"] == {"type": "discard", "pos": 4, "card": "W6/B1", "knock": True}
+    assert "deadwood 7" in line["en"]
     assert check_kokuto(game, state, 0) == 1
 
 

@@ -100,25 +100,16 @@ def gap_lines(hand: list[str], drawn: str, keep_drawn: bool) -> list[dict[str, A
     return lines
 
 
-def taken_card(view: View) -> str | None:
-    """The card this seat took from the discard pile this turn, if it may not discard it."""
-    if view["options"]["discard_taken_card"]:
-        return None
-    for event in reversed(view["log"]):
-        if event["type"] == "draw":
-            return event.get("card") if event["seat"] == view["seat"] else None
-    return None
-
-
 def knock_line(view: View) -> dict[str, Any] | None:
     """ "You can knock now (deadwood N)" with the knock that leaves the least N."""
     hand = view["hand"]
     values = [value(t) for t in hand]
-    taken = taken_card(view)
+    # RULINGS K3 option: the card taken this turn stays (that card only, not its twins).
+    kept = None if view["options"]["discard_taken_card"] else view["taken_at"]
     best: tuple[int, dict[str, Any]] | None = None
     for pos, held in enumerate(hand):
-        if taken is not None and taken in (held, turned(held)):
-            continue  # RULINGS K3 option: the card taken this turn stays
+        if pos == kept:
+            continue
         score = scoring.score(values[:pos] + values[pos + 1 :])
         if best is None or score < best[0]:
             best = (score, {"type": "discard", "pos": pos, "card": held, "knock": True})

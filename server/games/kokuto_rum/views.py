@@ -4,11 +4,12 @@ Public (RULINGS section 5, hidden information): hand sizes, the discard pile and
 round's log (every discard, and whether each draw came from the pile or the discard
 pile, naming the card only in the latter case), the draw pile count, VP, the rotation
 choices made (not what they were), and the last round's revealed hands. Private to a
-seat: its hand in order with orientations, its rotation choice, and the card it drew
-from the pile. Cards taken from the discard pile and still held are public knowledge
-(``known``); with ``physical_fidelity`` their positions are too, never orientations.
-While seats choose their rotation the discard pile is empty: its first card is still the
-unseen top of the draw pile, turned up once every seat has chosen (RULINGS K10).
+seat: its hand in order with orientations, its rotation choice, the card it drew from
+the pile, and where it put the card it took from the discard pile this turn. Cards
+taken from the discard pile and still held are public knowledge (``known``); with
+``physical_fidelity`` their positions are too, never orientations. While seats choose
+their rotation the discard pile is empty: its first card is still the unseen top of the
+draw pile, turned up once every seat has chosen (RULINGS K10).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from server.games.kokuto_rum import scoring
-from server.games.kokuto_rum.state import INSERT, OVER, ROTATE, State, tables
+from server.games.kokuto_rum.state import DISCARD, INSERT, OVER, ROTATE, State, tables
 
 
 def _known(state: State, seat: int) -> list[Any]:
@@ -58,6 +59,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "hand": None,
         "rotation": None,
         "score": None,
+        "taken_at": None,
     }
     if own:
         assert seat is not None
@@ -65,6 +67,9 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         out["hand"] = [t.held_text[h] for h in hand]
         out["rotation"] = state.flips[seat]
         out["score"] = scoring.score([t.values[h] for h in hand])
+        if state.phase == DISCARD and state.turn == seat and state.taken is not None:
+            # Where the seat put the card it took: a twin of it (deck B) may be discarded.
+            out["taken_at"] = next(i for i, h in enumerate(hand) if h // 2 == state.taken)
     return out
 
 
