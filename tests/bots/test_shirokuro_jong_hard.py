@@ -11,7 +11,9 @@ import random
 import pytest
 
 from server.bots.contract import Situation
-from server.bots.shirokuro_jong import POLICY, unseen_supply, wait_mask
+from server.bots.shirokuro_jong import POLICY
+from server.bots.shirokuro_jong.hard import wait_mask
+from server.bots.shirokuro_jong.shape import unseen_supply
 from server.games.rng import Rng
 from server.games.shirokuro_jong import GAME
 from server.games.shirokuro_jong.hands import value_code, waits
