@@ -454,6 +454,44 @@ def test_junocos_target_is_the_last_open_card() -> None:
     assert seen > 10
 
 
+# -- random play ---------------------------------------------------------------------------
+def random_positions(game_id: str, seed: int, moves: int) -> Iterator[tuple[Game, Any]]:
+    """The states of a match of uniformly random moves, one per move, up to `moves`; its
+    options are each option's other choices in turn, by seed (the defaults at seed 0).
+
+    Random moves reach what the CPUs avoid, such as a Pon when Ron is offered."""
+    game = registry.get(game_id)
+    choices = [{}] + [
+        {o.name: c} for o in game.options if not o.per_seat for c in o.choices if c != o.default
+    ]
+    state = game.new(SEATS[game_id], game.resolve_options(choices[seed % len(choices)]), seed)
+    rng = random.Random(seed)
+    now = 0
+    for _ in range(moves):
+        if game.outcome(state) is not None:
+            return
+        yield game, state
+        movers = [s for s in range(SEATS[game_id]) if game.actions(state, s)]
+        now += 500
+        if movers:
+            seat = rng.choice(movers)
+            game.apply(state, seat, rng.choice(game.actions(state, seat)), now)
+        elif (due := game.deadline(state)) is not None:
+            game.expire(state, max(now, due))
+        else:
+            return
+
+
+@pytest.mark.parametrize("game_id", sorted(SEATS))
+def test_a_line_offers_only_a_move_legal_now_in_random_play(game_id: str) -> None:
+    """Every line's move is among its seat's legal moves (`lines_of` checks), in
+    positions random play reaches."""
+    for seed in range(8):
+        for game, state in random_positions(game_id, seed, 300):
+            for seat in range(SEATS[game_id]):
+                lines_of(game, state, seat)
+
+
 # -- from the view alone -------------------------------------------------------------------
 @pytest.mark.parametrize("game_id", sorted(SEATS))
 def test_helpers_depend_on_the_view_alone(game_id: str) -> None:
