@@ -37,8 +37,32 @@ async def play(conn: Connection) -> dict[str, Any]:
 
 
 async def play_all(*conns: Connection) -> list[dict[str, Any]]:
-    """Play several connections at once, each in its own task, within MATCH_TIMEOUT_S."""
-    return await asyncio.wait_for(asyncio.gather(*(play(conn) for conn in conns)), MATCH_TIMEOUT_S)
+    """Play several connections at once, each in its own task, within MATCH_TIMEOUT_S.
+
+    A match that does not end in time fails with where each connection stood, so a
+    stall seen once under load can be read from the failure alone.
+    """
+    try:
+        return await asyncio.wait_for(
+            asyncio.gather(*(play(conn) for conn in conns)), MATCH_TIMEOUT_S
+        )
+    except TimeoutError:
+        raise AssertionError(
+            f"the match did not end in {MATCH_TIMEOUT_S:.0f} s:\n"
+            + "\n".join(where(conn) for conn in conns)
+        ) from None
+
+
+def where(conn: Connection) -> str:
+    """One line on where `conn` stands: its newest view, moves awaiting an answer, errors."""
+    message = conn.view or {}
+    view = message.get("view") or {}
+    return (
+        f"seats {conn.seats}: version {message.get('version')}, "
+        f"status {message.get('room', {}).get('status')}, phase {view.get('phase')}, "
+        f"legal {message.get('legal')}, moves unanswered {sorted(conn._pending)}, "
+        f"errors {conn.errors[-3:]}, reconnects {conn.reconnects}"
+    )
 
 
 async def view_at(conn: Connection, version: int) -> dict[str, Any]:
