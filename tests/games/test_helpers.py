@@ -55,9 +55,16 @@ RAW = re.compile(r"[{}]|\b[a-z]+_[a-z_]+\b|\bNone\b")
 
 
 def positions(
-    game_id: str, seats: int, seed: int, moves: int, options: dict[str, Any] | None = None
+    game_id: str,
+    seats: int,
+    seed: int,
+    moves: int,
+    options: dict[str, Any] | None = None,
+    random_moves: bool = False,
 ) -> Iterator[tuple[Game, Any]]:
-    """The states of a seeded match played by Normal CPUs, one per move, up to `moves`."""
+    """The states of a seeded match, one per move, up to `moves`: played by Normal CPUs
+    (the lowest seat with a move moves), or with `random_moves` by a random seat's
+    uniformly random move, which reaches what the CPUs avoid (a Pon when Ron is offered)."""
     game = registry.get(game_id)
     state = game.new(seats, game.resolve_options(options), seed)
     policy = policy_for(game_id)
@@ -68,21 +75,23 @@ def positions(
         if game.outcome(state) is not None:
             return
         yield game, state
-        for s in range(seats):
+        movers = [s for s in range(seats) if game.actions(state, s)]
+        if movers:
+            s = worlds.choice(movers) if random_moves else movers[0]
             legal = game.actions(state, s)
-            if not legal:
-                continue
-            decision = policy.decide(situation(game, state, s, "normal", rngs[s], worlds))
-            action = decision.action if decision and decision.action in legal else legal[0]
+            if random_moves:
+                action = worlds.choice(legal)
+            else:
+                decision = policy.decide(situation(game, state, s, "normal", rngs[s], worlds))
+                action = decision.action if decision and decision.action in legal else legal[0]
             now += 700
             game.apply(state, s, action, now)
-            break
-        else:
-            due = game.deadline(state)
-            if due is None:
-                return
-            now = max(now, due)
-            game.expire(state, now)
+            continue
+        due = game.deadline(state)
+        if due is None:
+            return
+        now = max(now, due)
+        game.expire(state, now)
 
 
 def lines_of(game: Game, state: Any, seat: int) -> list[dict[str, Any]]:
@@ -455,39 +464,18 @@ def test_junocos_target_is_the_last_open_card() -> None:
 
 
 # -- random play ---------------------------------------------------------------------------
-def random_positions(game_id: str, seed: int, moves: int) -> Iterator[tuple[Game, Any]]:
-    """The states of a match of uniformly random moves, one per move, up to `moves`; its
-    options are each option's other choices in turn, by seed (the defaults at seed 0).
-
-    Random moves reach what the CPUs avoid, such as a Pon when Ron is offered."""
-    game = registry.get(game_id)
-    choices = [{}] + [
-        {o.name: c} for o in game.options if not o.per_seat for c in o.choices if c != o.default
-    ]
-    state = game.new(SEATS[game_id], game.resolve_options(choices[seed % len(choices)]), seed)
-    rng = random.Random(seed)
-    now = 0
-    for _ in range(moves):
-        if game.outcome(state) is not None:
-            return
-        yield game, state
-        movers = [s for s in range(SEATS[game_id]) if game.actions(state, s)]
-        now += 500
-        if movers:
-            seat = rng.choice(movers)
-            game.apply(state, seat, rng.choice(game.actions(state, seat)), now)
-        elif (due := game.deadline(state)) is not None:
-            game.expire(state, max(now, due))
-        else:
-            return
-
-
 @pytest.mark.parametrize("game_id", sorted(SEATS))
 def test_a_line_offers_only_a_move_legal_now_in_random_play(game_id: str) -> None:
     """Every line's move is among its seat's legal moves (`lines_of` checks), in
     positions random play reaches."""
+    game = registry.get(game_id)
+    # The defaults, then each option's other choices in turn.
+    choices = [{}] + [
+        {o.name: c} for o in game.options if not o.per_seat for c in o.choices if c != o.default
+    ]
     for seed in range(8):
-        for game, state in random_positions(game_id, seed, 300):
+        options = choices[seed % len(choices)]
+        for _, state in positions(game_id, SEATS[game_id], seed, 300, options, random_moves=True):
             for seat in range(SEATS[game_id]):
                 lines_of(game, state, seat)
 
