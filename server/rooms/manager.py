@@ -117,6 +117,9 @@ class RoomManager:
                 take=self.live.take,
             )
         self.routes = Routes(self.live, store, instance_id, self.relay)
+        # Told (code, match number) when a match run here ends (the web layer queues
+        # its review); it must return at once and never raise.
+        self.on_match_over: Callable[[str, int], None] | None = None
 
     # -- life cycle --------------------------------------------------------------------
     async def start(self) -> None:
@@ -349,4 +352,9 @@ class RoomManager:
             "on_lost": self.live.on_lost,
             "wall": self.wall,
             "notifier": self.notifier,
+            "match_over": self._match_over,
         }
+
+    def _match_over(self, code: str, match: int) -> None:
+        if self.on_match_over is not None:
+            self.on_match_over(code, match)

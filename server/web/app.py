@@ -170,6 +170,7 @@ def create_app(
         finally:
             services.metrics.gc.uninstall()
             await manager.aclose()
+            await services.archive.aclose()
             if services.push is not None:
                 await services.push.aclose()
             await bus.aclose()

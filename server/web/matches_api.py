@@ -84,13 +84,17 @@ async def match_steps(request: Request) -> Response:
 
 async def match_review(request: Request) -> Response:
     """Match n's review (感想戦): the Hard CPU's opinion on every human move, as the
-    perspective asked for (?seat=N|open|spectator) may see it; made once, when first asked."""
+    perspective asked for (?seat=N|open|spectator) may see it. Made once (queued when
+    the match ended, or when first asked); while it is made, 202 with how far it is."""
     spend(request, "lookups")
     code = request.path_params["code"]
     number = _number(request.path_params["n"], "the match number")
     archive = request.app.state.services.archive
     asked = request.query_params.get("seat")
-    return JSONResponse(await archive.review(code, number, _bearer(request), asked))
+    answer = await archive.review(code, number, _bearer(request), asked, wait=False)
+    if answer.get("status") == "preparing":
+        return JSONResponse(answer, status_code=202, headers={"Retry-After": "1"})
+    return JSONResponse(answer)
 
 
 def match_file_schema() -> Schema:
@@ -204,6 +208,19 @@ SCHEMAS: dict[str, Schema] = {
                 },
             },
             "next": {"type": ["integer", "null"]},
+        },
+    },
+    "ReviewProgress": {
+        "type": "object",
+        "description": "A review not made yet: it is being made (or waits for the one "
+        "under way). Ask again (Retry-After) for the review.",
+        "required": ["status", "match", "done", "total"],
+        "additionalProperties": False,
+        "properties": {
+            "status": {"const": "preparing"},
+            "match": {"type": "integer"},
+            "done": {"type": "integer", "minimum": 0, "description": "moves marked so far"},
+            "total": {"type": "integer", "minimum": 0, "description": "moves to mark"},
         },
     },
     "MatchReview": {
@@ -361,6 +378,10 @@ routes = [
                 "responses": {
                     "200": json_answer(
                         "the review as this perspective sees it", ref("MatchReview")
+                    ),
+                    "202": json_answer(
+                        "not made yet: how far its making is (ask again after Retry-After)",
+                        ref("ReviewProgress"),
                     ),
                     **MATCH_ERRORS,
                     "400": error_answer("bad_seat"),

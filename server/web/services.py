@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.rooms.history.archive import Archive
+from server.rooms.history.review_worker import ProcessWorker
 from server.rooms.manager import RoomManager
 from server.store.store import Store
 from server.web.limits import Limits, RoomConnections
@@ -38,7 +39,9 @@ class Services:
     def __post_init__(self) -> None:
         self.connections = RoomConnections(self.limits.connections_per_room)
         self.spectators = RoomConnections(self.limits.spectators_per_room)
-        self.archive = Archive(self.store, self.manager.game_of)
+        # Reviews are made in a worker process (one at a time), queued as matches end.
+        self.archive = Archive(self.store, self.manager.game_of, ProcessWorker())
+        self.manager.on_match_over = self.archive.match_over
         self.rate_limiters = {
             kind: KeyedLimiter(per_minute / 60.0, burst)
             for kind, (per_minute, burst) in (self.limits.rate_limits or {}).items()

@@ -3,7 +3,8 @@ message (built by view_messages.py), a patch where the client takes patches.
 
 What the last publish sent is kept, so unchanged seats go as the very same object (the
 frame encoder's packed copy stays good, and patches leave them out). After each publish
-the seat holders who are away may be told it is their move (nudges.py).
+the seat holders who are away may be told it is their move (nudges.py); after the one
+that shows a match over, whoever makes reviews is told (`RoomState.match_over`).
 """
 
 from __future__ import annotations
@@ -87,3 +88,5 @@ class Publisher:
             room_event(log, code, "started", "room %s: match %d started", code, core.match)
         elif core.status == "over":
             room_event(log, code, "over", "room %s: match %d over", code, core.match)
+            if self.room.match_over is not None:
+                self.room.match_over(code, core.match)

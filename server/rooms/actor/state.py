@@ -55,6 +55,9 @@ class RoomState:
         self.wall: Callable[[], float] = deps.get("wall", time.time)
         # Who tells away seat holders it is their move (nudges.py); None: nobody.
         self.notifier: Notifier | None = deps.get("notifier")
+        # Told (code, match number) when a match ends here (the archive queues its
+        # review: server/rooms/history/review_queue.py); None: nobody. Never raises.
+        self.match_over: Callable[[str, int], None] | None = deps.get("match_over")
         self.attachments: list[Attachment] = []
         self.queue: Inbox[Input] = Inbox(wake)
         self.loop: asyncio.AbstractEventLoop | None = None  # set by the actor's start()

@@ -33,6 +33,8 @@ from server.rooms.history.matches import (
     perspective_of,
     standings,
 )
+from server.rooms.history.review_queue import Job, ReviewQueue
+from server.rooms.history.review_worker import ThreadWorker, Worker
 from server.rooms.seats.seat import hash_token, normalize_code
 from server.store import codec
 from server.store.store import Store
@@ -62,19 +64,29 @@ class CachedReplay:
 
     replayer: Replayer
     files: dict[str, dict[str, Any]] = field(default_factory=dict)
-    # The match's review (review.py) once made or read, and its making while under way.
+    # The match's review (review.py) once made or read.
     review: dict[str, Any] | None = None
-    reviewing: asyncio.Task[dict[str, Any]] | None = None
 
 
 class Archive:
-    """Finished matches of rooms in `store`; `game_of(game_id)` finds the engine."""
+    """Finished matches of rooms in `store`; `game_of(game_id)` finds the engine.
+    Reviews are made one at a time (`reviews`) by `worker` (default: in a thread; the
+    server gives it a worker process, review_worker.py)."""
 
-    def __init__(self, store: Store, game_of: Callable[[str], Game]) -> None:
+    def __init__(
+        self, store: Store, game_of: Callable[[str], Game], worker: Worker | None = None
+    ) -> None:
         self.store = store
         self.game_of = game_of
+        self.worker: Worker = worker or ThreadWorker()
+        self.reviews = ReviewQueue(self._make_review, self.worker.idle)
         self._rooms: OrderedDict[str, RoomHistory] = OrderedDict()
         self._replays: OrderedDict[tuple[str, int], CachedReplay] = OrderedDict()
+
+    async def aclose(self) -> None:
+        """Stop making reviews and the worker that makes them."""
+        await self.reviews.aclose()
+        await self.worker.aclose()
 
     async def history(self, code: str) -> RoomHistory:
         """The room's finished matches; RoomError room_not_found."""
@@ -184,14 +196,21 @@ class Archive:
             "next": following,
         }
 
+    def match_over(self, code: str, number: int) -> None:
+        """Room `code`'s match `number` just ended here: queue its review, so it is
+        usually made before anyone asks (the room calls this; it never raises)."""
+        self.reviews.add(normalize_code(code), number)
+
     async def review(
-        self, code: str, number: int, token: str | None, asked: str | None
+        self, code: str, number: int, token: str | None, asked: str | None, wait: bool = True
     ) -> dict[str, Any]:
         """Match `number`'s review (the Hard CPU's opinion on every human move) as the
-        perspective `asked` may see it (`review.for_viewer`). Made once per match, in a
-        worker thread, when first asked, and kept in the store with the room's history;
-        every later ask (this process or another) reads it. Callers asking while it is
-        made wait for the same making."""
+        perspective `asked` may see it (`review.for_viewer`). Made once per match (queued
+        when the match ended here, or first when asked: `reviews`) and kept in the store
+        with the room's history; every later ask (this process or another) reads it.
+        Not made yet: with `wait` the review once made, else at once how far its making
+        is: {"status": "preparing", "match", "done", "total"} (moves marked of those to
+        mark, both public)."""
         history = await self.history(code)
         player = self.is_player(history, token)
         cached = self.replay(code, history, number)
@@ -201,27 +220,38 @@ class Archive:
         except ValueError as exc:
             raise RoomError("bad_seat", str(exc)) from None
         if cached.review is None:
-            if cached.reviewing is None:
-                cached.reviewing = asyncio.create_task(self._made(code, history.game, match))
-            try:
-                cached.review = await asyncio.shield(cached.reviewing)
-            finally:
-                if cached.reviewing.done():
-                    cached.reviewing = None
+            code = normalize_code(code)
+            job = self.reviews.find(code, number)
+            if job is None:
+                cached.review = await self.store.review(code, review_key(match))
+            if cached.review is None:
+                job = self.reviews.ask(code, number)
+                if not wait and not job.result.done():
+                    done, total = job.done, review.to_mark(match)
+                    return {"status": "preparing", "match": number, "done": done, "total": total}
+                cached.review = await asyncio.shield(job.result)
         seats = [{"kind": s.get("kind", ""), "name": s.get("name", "")} for s in match.seats]
         return {**review.for_viewer(cached.review, perspective), "seats": seats}
 
-    async def _made(self, code: str, game: Game, match: MatchRecord) -> dict[str, Any]:
-        """The stored review of `match`, or one made now and stored."""
-        code = normalize_code(code)
-        key = f"{match.number}:{match.seed}:v{review.VERSION}"
-        stored = await self.store.review(code, key)
+    async def _make_review(self, job: Job) -> dict[str, Any]:
+        """The queue's job: the stored review of the match, or one made now and stored."""
+        history = await self.history(job.code)
+        match = next((m for m in history.matches if m.number == job.number), None)
+        if match is None:
+            raise RoomError("match_not_found", f"room {job.code} has no match {job.number}")
+        key = review_key(match)
+        stored = await self.store.review(job.code, key)
         if stored is not None:
             return stored
         try:
-            made = await asyncio.to_thread(review.analyse, game, match)
+            made = await self.worker.analyse(history.game, match, job.progress)
         except ReplayError as exc:
-            log.warning("room %s match %d cannot be reviewed: %s", code, match.number, exc)
+            log.warning("room %s match %d cannot be reviewed: %s", job.code, match.number, exc)
             raise RoomError("match_not_found", "this match cannot be replayed") from None
-        await self.store.save_review(code, key, made)
+        await self.store.save_review(job.code, key, made)
         return made
+
+
+def review_key(match: MatchRecord) -> str:
+    """Where the store keeps a match's review: its number, seed and the review's version."""
+    return f"{match.number}:{match.seed}:v{review.VERSION}"

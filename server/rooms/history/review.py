@@ -27,6 +27,7 @@ steps of their largest differences are public, as the result of a match is.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from server.bots.advice import advise, hint_seed
@@ -61,18 +62,42 @@ def card_of(view: dict[str, Any], action: Action) -> Any:
     return None
 
 
-def analyse(game: Game, match: MatchRecord) -> dict[str, Any]:
+Progress = Callable[[int, int], None]
+"""Told (moves marked so far, moves to mark) as a review is made."""
+
+
+def humans_of(match: MatchRecord) -> list[int]:
+    """The match's human seats."""
+    return [s for s, info in enumerate(match.seats) if info.get("kind") == "human"]
+
+
+def marked(entry: dict[str, Any], humans: list[int]) -> bool:
+    """Whether the review marks this input: a move a human made (not a CPU's for them)."""
+    return entry.get("k") == "m" and entry.get("cpu") is not True and entry.get("s") in humans
+
+
+def to_mark(match: MatchRecord) -> int:
+    """How many moves the review of `match` marks (as public as the marks themselves)."""
+    humans = humans_of(match)
+    return sum(1 for entry in match.entries if marked(entry, humans))
+
+
+def analyse(game: Game, match: MatchRecord, progress: Progress | None = None) -> dict[str, Any]:
     """The review of a finished match: a mark per human move, and per human seat its
-    agreement rate and largest differences (see the module docstring)."""
-    humans = [s for s, info in enumerate(match.seats) if info.get("kind") == "human"]
+    agreement rate and largest differences (see the module docstring). `progress` is
+    told how far it is after each mark (and once before the first)."""
+    humans = humans_of(match)
+    total = to_mark(match)
     marks: list[dict[str, Any]] = []
     replayer = Replayer(game, match)
     entries = match.entries
+    if progress is not None:
+        progress(0, total)
     for step, state in replayer.states(0):
         if step >= len(entries):
             break
         entry = entries[step]  # the input that leads to step + 1
-        if entry.get("k") != "m" or entry.get("cpu") is True or entry.get("s") not in humans:
+        if not marked(entry, humans):
             continue
         seat, played = entry["s"], entry["a"]
         seed = hint_seed(match.seed, seat, step)
@@ -94,6 +119,8 @@ def analyse(game: Game, match: MatchRecord) -> dict[str, Any]:
                 size=round(away / (ALSO_ASKED + 1), 4),
             )
         marks.append(mark)
+        if progress is not None:
+            progress(len(marks), total)
     players = rates(marks, humans)
     return {"version": VERSION, "match": match.number, "marks": marks, "players": players}
 

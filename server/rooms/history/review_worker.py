@@ -1,0 +1,194 @@
+"""Where a review (review.py) is made: a worker process of its own, or a thread.
+
+A review asks the Hard CPU at every human move: seconds of pure Python CPU (Hachinin
+Meri with 8 humans about 30 s). Made in a thread of the server it would hold the
+interpreter lock against the event loop, and every room's moves would wait for it
+(`python -m tests.bench.bench_review --latency` prints a move's latency with either). So
+the server makes reviews in one worker process (`ProcessWorker`): started when first
+needed, run at a lower priority (`NICE`) so the server's own CPU comes first, given one
+match at a time, and stopped when the review queue has been idle a while. It is this
+module run as a program: jobs come on its stdin, progress and the review go back on its
+stdout, each a length-prefixed pickle (between the server and its own child only).
+
+`ThreadWorker` makes a review in a thread of the caller (what an `Archive` made without
+a worker uses: tests, tools) and is where `ProcessWorker` falls back to when its process
+cannot start or dies during a job.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import pickle
+import struct
+import sys
+from typing import IO, Any, Protocol
+
+from server.games.contract import Game
+from server.rooms.history import review
+from server.rooms.history.matches import MatchRecord, ReplayError
+
+NICE = 10
+HEADER = struct.Struct(">I")
+log = logging.getLogger(__name__)
+
+
+class Worker(Protocol):
+    """What the review queue makes reviews with."""
+
+    async def analyse(
+        self, game: Game, match: MatchRecord, progress: review.Progress
+    ) -> dict[str, Any]:
+        """`review.analyse(game, match, progress)`, `progress` called on the event loop."""
+
+    async def aclose(self) -> None:
+        """Stop whatever it runs (a job under way fails)."""
+
+    async def idle(self) -> None:
+        """Nothing to do for a while: let go of what it holds until the next job."""
+
+
+class ThreadWorker:
+    """Makes each review in a thread (progress is a plain write, safe from there)."""
+
+    async def analyse(
+        self, game: Game, match: MatchRecord, progress: review.Progress
+    ) -> dict[str, Any]:
+        """The review, made in a worker thread."""
+        return await asyncio.to_thread(review.analyse, game, match, progress)
+
+    async def aclose(self) -> None:
+        """Nothing to stop."""
+
+    async def idle(self) -> None:
+        """Nothing to let go."""
+
+
+class WorkerGone(RuntimeError):
+    """The worker process could not start or ended during a job."""
+
+
+class ProcessWorker:
+    """One worker process making reviews, one at a time (the queue's order)."""
+
+    def __init__(self) -> None:
+        self._proc: asyncio.subprocess.Process | None = None
+        self.fallback = ThreadWorker()
+        self.started = 0  # processes started (figures, tests)
+
+    async def analyse(
+        self, game: Game, match: MatchRecord, progress: review.Progress
+    ) -> dict[str, Any]:
+        """The review made by the worker process; in a thread if the process fails."""
+        try:
+            return await self._in_process(game, match, progress)
+        except WorkerGone as exc:
+            log.warning("review worker process failed (%s); making this review in a thread", exc)
+            await self.aclose()
+            return await self.fallback.analyse(game, match, progress)
+
+    async def _in_process(
+        self, game: Game, match: MatchRecord, progress: review.Progress
+    ) -> dict[str, Any]:
+        proc = await self._running()
+        assert proc.stdin is not None and proc.stdout is not None
+        try:
+            proc.stdin.write(frame((game, match)))
+            await proc.stdin.drain()
+            while True:
+                (size,) = HEADER.unpack(await proc.stdout.readexactly(HEADER.size))
+                kind, *rest = pickle.loads(await proc.stdout.readexactly(size))
+                if kind == "progress":
+                    progress(*rest)
+                elif kind == "review":
+                    return rest[0]
+                elif kind == "replay_error":
+                    raise ReplayError(*rest)
+                else:
+                    raise WorkerGone(f"the worker failed: {rest[0]}")
+        except (asyncio.IncompleteReadError, ConnectionError) as exc:
+            raise WorkerGone(f"the worker process ended ({exc!r})") from None
+
+    async def _running(self) -> asyncio.subprocess.Process:
+        if self._proc is not None and self._proc.returncode is None:
+            return self._proc
+        # The child imports the server as this process does (a checkout, a test's path).
+        path = [p or os.getcwd() for p in sys.path]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}
+        try:
+            self._proc = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                __name__,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                env=env,
+            )
+        except OSError as exc:
+            raise WorkerGone(f"cannot start the worker process: {exc}") from None
+        self.started += 1
+        return self._proc
+
+    async def idle(self) -> None:
+        """Stop the process (its memory back) until the next review."""
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Stop the process: its stdin closed, it ends; killed if it is in a job."""
+        proc, self._proc = self._proc, None
+        if proc is None or proc.returncode is not None:
+            return
+        proc.kill()
+        await proc.wait()
+
+
+def frame(message: Any) -> bytes:
+    """One message as sent on the pipe: its length, then its pickle."""
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return HEADER.pack(len(data)) + data
+
+
+def read_frame(stream: IO[bytes]) -> Any:
+    """The next message on `stream`, or None at its end."""
+    head = stream.read(HEADER.size)
+    if len(head) < HEADER.size:
+        return None
+    data = stream.read(HEADER.unpack(head)[0])
+    return pickle.loads(data)
+
+
+def main() -> None:
+    """The worker process: make the review of each (game, match) read from stdin."""
+    with contextlib.suppress(OSError):  # a priority it may not lower: it runs at the server's
+        os.nice(NICE)
+    out = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # anything printed goes to stderr, never into the pipe
+    sys.stdout = sys.stderr
+    jobs = sys.stdin.buffer
+    while True:
+        job = read_frame(jobs)
+        if job is None:
+            return
+        game, match = job
+
+        def progress(done: int, total: int) -> None:
+            out.write(frame(("progress", done, total)))
+            out.flush()
+
+        try:
+            made = review.analyse(game, match, progress)
+        except ReplayError as exc:
+            answer: tuple[Any, ...] = ("replay_error", exc.step, exc.entry, exc.reason)
+        except Exception as exc:  # noqa: BLE001 - told to the server, which logs it
+            log.exception("review failed")
+            answer = ("error", repr(exc))
+        else:
+            answer = ("review", made)
+        out.write(frame(answer))
+        out.flush()
+
+
+if __name__ == "__main__":
+    main()
