@@ -57,6 +57,12 @@ export async function historyGet(path, token) {
   return (await historyFetch(path, token)).json().catch(() => ({}));
 }
 
+/** GET a history route, answered 2xx: {status, data} (a 202 is a review still made). */
+export async function historyAnswer(path, token) {
+  const response = await historyFetch(path, token);
+  return { status: response.status, data: await response.json().catch(() => ({})) };
+}
+
 /** The answer to a history GET, checked: ApiError unless it is a 2xx. */
 async function historyFetch(path, token) {
   const headers = token ? { authorization: `Bearer ${token}` } : {};

@@ -5,12 +5,14 @@
 // CPU's opinion on the move: agree, or differ with its move and why. The review's marks
 // and each player's agreement rate come from GET .../matches/{n}/review, the steps from
 // the replay's pages (replay.js); the table is the game's own, the chat stays in the bar.
+// A review still being made answers 202 with how far it is: shown as "Preparing the
+// review… 23 of 74 moves" with a bar, asked again every POLL_MS until it comes.
 
 import { addStrings, lang, t } from "./i18n.js";
 import { el, replaceKeepingFocus, seatLabel } from "./components.js";
 import { TABLES } from "./tables/index.js";
 import { errorText, notify } from "./page.js";
-import { historyGet } from "./history.js";
+import { historyAnswer, historyGet } from "./history.js";
 import { cardName, frameSentences } from "./move_log.js";
 import { createStepCache, replayContext, replaySeats } from "./replay.js";
 
@@ -36,6 +38,8 @@ addStrings({
     rv_none: "The CPU would have made no move here and let the time run.",
     rv_cpu_move: "A CPU's move: not marked.",
     rv_loading: "The CPU is looking through the match…",
+    rv_preparing: "Preparing the review… {done} of {total} moves",
+    rv_preparing_bar: "Review prepared so far",
     rv_first: "First step",
     rv_back: "One step back",
     rv_forward: "One step forward",
@@ -99,6 +103,8 @@ addStrings({
     rv_none: "CPUならここでは何もせず、時間を待ちます。",
     rv_cpu_move: "CPUの手番です（評価なし）。",
     rv_loading: "CPUが対局を検討しています…",
+    rv_preparing: "感想戦を準備中…{total}手中{done}手",
+    rv_preparing_bar: "感想戦の準備の進み具合",
     rv_first: "最初の場面",
     rv_back: "一手戻る",
     rv_forward: "一手進む",
@@ -144,6 +150,7 @@ addStrings({
 });
 
 const STEP_SEND_MS = 100;
+const POLL_MS = 1000;
 
 /** A move in words ("discard White 3 / Black 6"), `card` the card it names or null. */
 export function moveText(game, action, card) {
@@ -177,6 +184,8 @@ export function createReview(code, { send, held, watching, redraw }) {
   let cache = null;
   let game = null;
   let reviews = new Map(); // perspective -> the review as that perspective sees it
+  let preparing = null; // {done, total} while the server makes the review
+  let pollTimer = null;
   let table = null;
   let tableFor = "";
   let stepTimer = null;
@@ -228,6 +237,7 @@ export function createReview(code, { send, held, watching, redraw }) {
     local.perspective = isPlayer() ? String(mine()[0]) : "spectator";
     cache = createStepCache(code, number, tokens()[0]);
     reviews = new Map();
+    preparing = null;
     if (table && table.destroy) table.destroy();
     table = null;
     load();
@@ -237,14 +247,41 @@ export function createReview(code, { send, held, watching, redraw }) {
     try {
       if (!game) game = (await historyGet(`/api/rooms/${code}/matches`)).game;
       await cache.ensure(local.perspective, local.index);
-      if (!reviews.has(local.perspective)) {
-        const path = `/api/rooms/${code}/matches/${local.match}/review?seat=${local.perspective}`;
-        reviews.set(local.perspective, await historyGet(path, tokens()[0]));
-      }
+      if (!reviews.has(local.perspective)) await fetchReview();
     } catch (err) {
       local.error = errorText(err);
     }
     if (local.open) redraw();
+  }
+
+  /** Ask for the review: kept once made; while it is made, its progress, asked again soon. */
+  async function fetchReview() {
+    const [match, perspective] = [local.match, local.perspective];
+    const path = `/api/rooms/${code}/matches/${match}/review?seat=${perspective}`;
+    const { status, data } = await historyAnswer(path, tokens()[0]);
+    if (match !== local.match) return;
+    if (status !== 202) {
+      reviews.set(perspective, data);
+      preparing = null;
+      return;
+    }
+    preparing = { done: data.done, total: data.total };
+    if (pollTimer === null) {
+      pollTimer = setTimeout(() => {
+        pollTimer = null;
+        if (local.open && local.match === match) load();
+      }, POLL_MS);
+    }
+  }
+
+  /** "Preparing the review… 23 of 74 moves" and its bar (the review is being made). */
+  function preparingLine(id) {
+    return el("p", { id, class: "muted review-preparing", "data-agree": "loading" },
+      el("span", { id: "review-progress-text", role: "status" }, t("rv_preparing", preparing)),
+      el("progress", {
+        id: "review-progress", max: String(Math.max(1, preparing.total)), value: String(preparing.done),
+        "aria-label": t("rv_preparing_bar"),
+      }));
   }
 
   function goLocal(step) {
@@ -328,6 +365,7 @@ export function createReview(code, { send, held, watching, redraw }) {
 
   function markLine(step) {
     const review = reviews.get(local.perspective);
+    if (!review && preparing) return preparingLine("review-mark");
     if (!review) return el("p", { id: "review-mark", class: "muted", "data-agree": "loading" }, t("rv_loading"));
     const mark = review.marks.find((m) => m.step === step.step);
     if (!mark) {
@@ -385,6 +423,7 @@ export function createReview(code, { send, held, watching, redraw }) {
 
   function summary() {
     const review = reviews.get(local.perspective);
+    if (!review && preparing) return preparingLine("review-summary-preparing");
     if (!review) return el("p", { class: "muted" }, t("rv_loading"));
     const bySteps = new Map(review.marks.map((m) => [m.step, m]));
     return el("div", { id: "review-summary", class: "review-summary" },
@@ -466,6 +505,7 @@ export function createReview(code, { send, held, watching, redraw }) {
     destroy() {
       document.removeEventListener("keydown", onKey);
       clearTimeout(stepTimer);
+      clearTimeout(pollTimer);
       if (table && table.destroy) table.destroy();
     },
   };

@@ -3,12 +3,15 @@ together. The first to open it leads and their steps move the others' reviews; t
 marks say agree or differ; the summary's agreement rates equal a recomputation from the
 players' match file (engine + advise, tests/rooms/review_support.py); when the leader
 leaves, the other player leads. One player on a phone in English, the other on a
-desktop in Japanese, the spectator on a small phone in Japanese.
+desktop in Japanese, the spectator on a small phone in Japanese. A review the server is
+still making shows how far it is ("Preparing the review… 3 of 64 moves" and a bar), in
+English and in Japanese, until it comes.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from pathlib import Path
 
@@ -172,3 +175,34 @@ def test_an_older_match_is_reviewed_together_from_the_match_history(
     expect(guest.locator("#review-title")).to_have_text("Review of match 1")
     at_step(guest, 1)
     fits(aki, "#review-step", "#review-close")
+
+
+def test_a_review_still_being_made_shows_its_progress_in_english_and_japanese(
+    new_page, server_url: str, redis_url: str
+) -> None:
+    # Matches played elsewhere: the server makes each review when first asked (seconds
+    # of the CPU's looks), answering the asks meanwhile with how far it is.
+    for language, seed, words in (
+        ("en", 3, r"Preparing the review… \d+ of (\d+) moves"),
+        ("ja", 4, r"感想戦を準備中…(\d+)手中\d+手"),
+    ):
+        code, tokens = finished_room_sync(redis_url, "utsuke", seed=seed)
+        page = new_page(**PHONE, locale="ja-JP" if language == "ja" else "en-US")
+        page.goto(server_url + "/")
+        page.evaluate(f"localStorage.setItem('zashiki.lang', '{language}')")
+        open_seat(page, server_url, code, HUMANS[0], tokens[0])
+        page.locator("#review-open").click()
+        line = page.locator("#review-mark #review-progress-text")
+        expect(line).to_have_text(re.compile(words), timeout=30_000)
+        total = re.search(words, line.inner_text()).group(1)
+        bar = page.locator("#review-mark progress#review-progress")
+        expect(bar).to_have_attribute("max", total)
+        if language == "ja":
+            assert english_left(page, code) - {"Ben"} == set()  # the other player's name
+        fits(page, "#review-step", "#review-mark", "#review-close")
+        shot(page, f"preparing_{language}_390")
+        # Then the review itself: the step's mark, no progress left.
+        expect(page.locator("#review-mark")).not_to_have_attribute(
+            "data-agree", "loading", timeout=120_000
+        )
+        expect(page.locator("#review-progress")).to_have_count(0)
