@@ -175,12 +175,29 @@ async def _record(
     return players
 
 
-def record_match(
-    server_url: str, redis_url: str, game: str, seats: int, seed: int
-) -> list[list[dict[str, Any]]]:
-    """Play a seeded match of `game`; each seat's view frames, in the order received."""
+async def _record_all(
+    server_url: str, redis_url: str, matches: list[tuple[str, int, int]]
+) -> list[list[SeatPlayer] | BaseException]:
+    return await asyncio.gather(
+        *(_record(server_url, redis_url, game, seats, seed) for game, seats, seed in matches),
+        return_exceptions=True,
+    )
+
+
+def record_matches(
+    server_url: str, redis_url: str, matches: list[tuple[str, int, int]]
+) -> dict[str, list[list[dict[str, Any]]] | BaseException]:
+    """Play seeded matches, given as (game, seats, seed), all at the same time: game ->
+    each seat's view frames in the order received, or what went wrong in that match.
+
+    At the same time, not one after another: a match's pace is mostly the game's own
+    timers (a Shirokuro Jong claim window lasts a second), not the machine's work, so
+    together they take about as long as the longest alone."""
     with ThreadPoolExecutor(max_workers=1) as pool:
-        players = pool.submit(
-            asyncio.run, _record(server_url, redis_url, game, seats, seed)
-        ).result(timeout=MATCH_TIMEOUT_S + 30)
-    return [p.frames for p in players]
+        played = pool.submit(asyncio.run, _record_all(server_url, redis_url, matches)).result(
+            timeout=MATCH_TIMEOUT_S + 30
+        )
+    return {
+        game: outcome if isinstance(outcome, BaseException) else [p.frames for p in outcome]
+        for (game, _, _), outcome in zip(matches, played, strict=True)
+    }

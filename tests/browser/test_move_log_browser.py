@@ -1,15 +1,17 @@
 """The move log says every move in words (issue 43 item 2), from what the seat may know.
 
 Per game, a seeded match is played through the real server by one websocket per seat
-(recorded_match.py); then, in one real Chromium page, the client's own sentence builder
-(/move_log.js, as the server serves it) turns every frame each seat received into
-sentences. Every event gets a sentence in English and in Japanese, with no raw key, no
-"undefined" and no unfilled {placeholder}; and no sentence names a card that the seat
-had not seen by then in its views or events.
+(recorded_match.py; the games' matches at the same time, once for the module); then, in
+one real Chromium page, the client's own sentence builder (/move_log.js, as the server
+serves it) turns every frame each seat received into sentences. Every event gets a
+sentence in English and in Japanese, with no raw key, no "undefined" and no unfilled
+{placeholder}; and no sentence names a card that the seat had not seen by then in its
+views or events.
 """
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -19,7 +21,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.conftest import screenshot
 from tests.browser.layout import axe_problems
 from tests.browser.pages import open_seat, seeded_room
-from tests.browser.recorded_match import NAMES, cards_in, deck, record_match
+from tests.browser.recorded_match import NAMES, cards_in, deck, record_matches
 
 # (game, seats, seed)
 MATCHES = [
@@ -36,9 +38,12 @@ ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
 BROKEN = ("undefined", "null", "NaN", "[object", "{", "}")
 
 # Runs in the page: every seat's frames through the builder, each seat's log as the room
-# page keeps it (the view before a frame is that seat's previous one).
-SENTENCES_JS = """async ([game, frames, cards]) => {
+# page keeps it (the view before a frame is that seat's previous one). The frames come as
+# JSON text: Playwright checks and converts an argument value by value in Python, which
+# took longer than the match itself for Hachinin Meri's eight seats.
+SENTENCES_JS = """async ([game, framesJson, cards]) => {
   const log = await import("/move_log.js");
+  const frames = JSON.parse(framesJson);
   const prevs = [];
   let prev = null;
   const out = frames.map((frame) => {
@@ -62,6 +67,13 @@ def page(browser, server_url: str) -> Page:  # type: ignore[no-untyped-def]
     page.goto(server_url + "/")
     yield page
     context.close()
+
+
+@pytest.fixture(scope="module")
+def recorded(server_url: str, redis_url: str) -> dict[str, Any]:
+    """Every game's match, played at the same time: game -> each seat's frames (or the
+    exception that match ended with)."""
+    return record_matches(server_url, redis_url, MATCHES)
 
 
 def name_pattern(name: str) -> re.Pattern[str]:
@@ -112,14 +124,17 @@ def check_seat(
 
 @pytest.mark.parametrize(("game", "seats", "seed"), MATCHES, ids=[m[0] for m in MATCHES])
 def test_every_event_said_without_hidden_cards(
-    page: Page, server_url: str, redis_url: str, game: str, seats: int, seed: int
+    page: Page, recorded: dict[str, Any], game: str, seats: int, seed: int
 ) -> None:
-    per_seat = record_match(server_url, redis_url, game, seats, seed)
+    per_seat = recorded[game]
+    if isinstance(per_seat, BaseException):
+        raise per_seat
+    assert len(per_seat) == seats
     total = 0
     kinds: set[str] = set()
     for seat, frames in enumerate(per_seat):
         assert frames[-1]["room"]["status"] == "over", f"{game} seat {seat}: the match did not end"
-        answer = page.evaluate(SENTENCES_JS, [game, frames, deck(game)])
+        answer = page.evaluate(SENTENCES_JS, [game, json.dumps(frames), deck(game)])
         total += check_seat(game, seat, frames, answer["out"], answer["names"])
         kinds |= {e["type"] for f in frames for e in f["events"]}
     assert total > 0
