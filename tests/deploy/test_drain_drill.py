@@ -30,7 +30,10 @@ from tests.net.players import choose
 ROOMS = 10
 ROUNDS = 2  # rolling restarts, one after the other
 MOVE_PAUSE_S = (0.15, 0.35)  # a seat's pause before each move: about 60 moves/s in all
-SETTLE_S = 3.0  # load before the first restart and between restarts
+# Before the first restart and after each one, every room makes this many moves (its
+# connections back and playing) before the drill goes on, waiting up to PLAY_ON_S.
+MOVES_BETWEEN = 3
+PLAY_ON_S = 60.0
 
 
 class TimedConnection(Connection):
@@ -85,11 +88,30 @@ async def open_room(client: Client, proxy_ws: str) -> tuple[str, str, list[Seat]
     return host.code, host.token, seats
 
 
+async def next_view(conn: Connection, stop: asyncio.Event) -> dict[str, Any] | None:
+    """The connection's next view, or None once it is closed or the drill stops (a seat
+    waiting for its room's next view when the others have stopped would wait for ever)."""
+    view = asyncio.ensure_future(conn.next_view(timeout=None))
+    stopped = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait((view, stopped), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stopped.cancel()
+        if not view.done():
+            view.cancel()
+    if not view.done():  # stopped while waiting
+        return None
+    try:
+        return view.result()
+    except ConnectionError:
+        return None
+
+
 async def play(client: Client, code: str, host_token: str, seat: Seat, stop: asyncio.Event):
     """Play one seat until `stop`: a pause, then its move; the host starts a new match
     when one is over."""
     conn = seat.conn
-    async for message in conn.views():
+    while (message := await next_view(conn, stop)) is not None:
         version = message["version"]
         if version < seat.seen:
             seat.regressions.append(f"{code}: saw {version} after {seat.seen}")
@@ -151,6 +173,24 @@ async def restart(site: Site, port: int) -> float:
     return stopped
 
 
+def room_moves(rooms: list[tuple[str, str, list[Seat]]]) -> list[int]:
+    """Moves acknowledged so far in each room."""
+    return [sum(seat.moves for seat in seats) for _, _, seats in rooms]
+
+
+async def play_on(rooms: list[tuple[str, str, list[Seat]]]) -> list[int]:
+    """Wait until every room has made MOVES_BETWEEN moves from now (or PLAY_ON_S have
+    passed: the caller's checks then say which room stalled); the moves before."""
+    before = room_moves(rooms)
+    deadline = time.monotonic() + PLAY_ON_S
+    while time.monotonic() < deadline:
+        moved = room_moves(rooms)
+        if all(b >= a + MOVES_BETWEEN for a, b in zip(before, moved, strict=True)):
+            break
+        await asyncio.sleep(0.05)
+    return before
+
+
 def room_away(conns: list[TimedConnection]) -> list[float]:
     """A room's times away: its connections' drops within a second of each other are one
     event (a restart), away as long as its last connection was."""
@@ -182,15 +222,20 @@ async def test_a_rolling_restart_under_load_loses_no_acknowledged_move(site: Sit
     ]
     stops = []
     try:
-        await asyncio.sleep(SETTLE_S)
-        before = sum(s.moves for _, _, seats in rooms for s in seats)
+        await play_on(rooms)
+        before = sum(room_moves(rooms))
+        stalled: list[str] = []
         for port in site.servers * ROUNDS:
-            last = [sum(seat.moves for seat in seats) for _, _, seats in rooms]
             stops.append(await restart(site, port))
-            await asyncio.sleep(SETTLE_S)
-        # Every room still plays: its moves went on after the last restart.
-        now = [sum(seat.moves for seat in seats) for _, _, seats in rooms]
-        stalled = [code for (code, _, _), a, b in zip(rooms, last, now, strict=True) if b <= a]
+            # Every room plays on after every restart (not a fixed pause: on an idle
+            # machine the rooms are back in well under a second, on a busy one later).
+            last = await play_on(rooms)
+            now = room_moves(rooms)
+            stalled += [
+                code
+                for (code, _, _), a, b in zip(rooms, last, now, strict=True)
+                if b < a + MOVES_BETWEEN
+            ]
         ended = [task for task in players if task.done()]
         stop.set()
         await asyncio.wait(players, timeout=10)
