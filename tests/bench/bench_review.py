@@ -5,7 +5,8 @@
 Plays one match of each game in a room on the in-process store (seat 2 a scripted human
 making random legal moves, easy CPUs elsewhere, virtual clock;
 tests/rooms/history_support.py), then makes its review once (`review.analyse`, what the
-archive runs in a worker thread when a review is first asked) and prints: the human
+server's review worker process runs when a match ends or a review is first asked) and
+prints: the human
 moves marked, how many the CPU differed on (each asked three more times), the CPU
 seconds the making took, per marked move, and the review's packed size in the store.
 
