@@ -24,11 +24,19 @@ from server.rooms.seats.timebank import HOUR
 from server.store.memory_store import MemoryStore
 from server.store.redis_store import RedisStore
 from server.store.store import Store
+from tests.rooms.clocked import (
+    DUE_SWEEP_MS,
+    EPOCH_S,
+    LONG_LEASE_MS,
+    clocked_env,
+    clocked_manager,
+    clocked_room,
+    late_moves,
+)
 from tests.rooms.helpers import Env, Player
-from tests.rooms.test_seat_clocks import EPOCH_S, LONG_LEASE_MS, clocked_room, late_moves
 
 RUNS_OUT_MS = 36 * HOUR
-SWEEP_MS = 10 * 60_000  # sweeps ten virtual minutes apart: days pass in few round trips
+SWEEP_MS = DUE_SWEEP_MS  # sweeps ten virtual minutes apart: days pass in few round trips
 
 
 @pytest.fixture(params=["memory", "redis", "cluster"])
@@ -42,14 +50,8 @@ async def env(request: pytest.FixtureRequest) -> AsyncIterator[Env]:
     else:
         url = request.getfixturevalue(f"{request.param}_url")
         store = RedisStore(url, prefix=f"t{uuid.uuid4().hex[:12]}:")
-    await store.start()
-    clock = VirtualClock()
-    manager = another_process(store, clock, "a")
-    await manager.start()
-    made = Env(store, clock, manager)
-    yield made
-    await made.close()
-    await store.aclose()
+    async with clocked_env(store) as made:
+        yield made
 
 
 class Offers:
@@ -68,17 +70,9 @@ class Offers:
 def another_process(
     store: Store, clock: VirtualClock, instance_id: str, notifier: Offers | None = None
 ) -> RoomManager:
-    """A process's manager whose sweeps come every SWEEP_MS (on average); its wall time
-    follows the virtual clock (as test_seat_clocks's)."""
-    return RoomManager(
-        store,
-        clock,
-        instance_id=instance_id,
-        lease_ms=LONG_LEASE_MS,
-        wall=lambda: EPOCH_S + clock.now() / 1000.0,
-        notifier=notifier,
-        due_sweep_ms=SWEEP_MS,
-    )
+    """A process's manager whose sweeps come every SWEEP_MS (on average), its wall time
+    following the virtual clock."""
+    return clocked_manager(store, clock, instance_id, notifier=notifier)
 
 
 async def due_at(store: Store, code: str) -> float | None:

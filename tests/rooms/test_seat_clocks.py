@@ -14,61 +14,23 @@ from typing import Any
 import pytest
 
 from server.rooms.actor.clock import VirtualClock
-from server.rooms.manager import RoomManager
 from server.rooms.seats.timebank import (
     DAY,
     DAYS_ROOM_TTL_MS,
     HOUR,
     ClockRules,
     TimeBanks,
-    rules_from_options,
 )
 from server.store.redis_store import RedisStore
+from tests.rooms.clocked import clocked_env, clocked_manager, clocked_room, late_moves
 from tests.rooms.helpers import Env, Player
-
-# Unix time at the virtual clock's 0 (days clocks count wall time).
-EPOCH_S = 1_800_000_000.0
-LONG_LEASE_MS = 6 * 3_600_000  # few housekeeping rounds over virtual days
-DUE_SWEEP_MS = 10 * 60_000  # and few due sweeps (rooms/due.py)
-
-
-def manager_on(store: RedisStore, clock: VirtualClock, instance_id: str) -> RoomManager:
-    """A manager whose wall time follows the virtual clock."""
-    return RoomManager(
-        store,
-        clock,
-        instance_id=instance_id,
-        lease_ms=LONG_LEASE_MS,
-        wall=lambda: EPOCH_S + clock.now() / 1000.0,
-        due_sweep_ms=DUE_SWEEP_MS,
-    )
 
 
 @pytest.fixture
 async def env(redis_url: str) -> AsyncIterator[Env]:
-    """A started manager on a virtual clock whose wall time follows it."""
-    store = RedisStore(redis_url, prefix=f"t{uuid.uuid4().hex[:12]}:")
-    await store.start()
-    clock = VirtualClock()
-    manager = manager_on(store, clock, "a")
-    await manager.start()
-    made = Env(store, clock, manager)
-    yield made
-    await made.close()
-    await store.aclose()
-
-
-async def clocked_room(env: Env, clock: str, preset: str, **kw: Any) -> tuple[str, str, Player]:
-    """A started Kokuto Rum room (human seat 0, CPU seat 1) with a player that never moves."""
-    made = rules_from_options("kokuto_rum", clock, preset, kw.get("vacation_days"))
-    assert made is not None
-    code, _, token = await env.manager.create_room(
-        "kokuto_rum", None, ["host", "cpu"], seed=3, clock=made.dump()
-    )
-    player = await env.join(code, [token], Player(plays=False))
-    await env.manager.start_match(code, token)
-    await env.run(0)
-    return code, token, player
+    """A started manager on a virtual clock whose wall time follows it, over Redis."""
+    async with clocked_env(RedisStore(redis_url, prefix=f"t{uuid.uuid4().hex[:12]}:")) as made:
+        yield made
 
 
 def seat_clock(player: Player, seat: int = 0) -> dict[str, Any]:
@@ -84,11 +46,6 @@ def left_now(env: Env, code: str, seat: int = 0) -> tuple[float, float]:
     assert rules is not None
     t = env.manager.wall() * 1000.0 if rules.wall else dump["game_ms"]
     return TimeBanks.load(rules, dump["banks"]).left(seat, t)
-
-
-def late_moves(log: list[dict[str, Any]], seat: int = 0) -> list[dict[str, Any]]:
-    """The moves the CPU made for `seat` because its time ran out."""
-    return [e for e in log if e["k"] == "m" and e["s"] == seat and e.get("late")]
 
 
 async def run_out_and_take_back(env: Env, code: str, player: Player, total_ms: int) -> None:
@@ -206,14 +163,7 @@ async def test_a_restart_from_redis_keeps_every_bank_to_the_second(
     clock = VirtualClock(start_ms=9_000_000.0)
     env.clock = clock
     offset = first_wall + gone_ms / 1000.0 - clock.now() / 1000.0
-    env.manager = RoomManager(
-        env.store,
-        clock,
-        instance_id="b",
-        lease_ms=LONG_LEASE_MS,
-        wall=lambda: offset + clock.now() / 1000.0,
-        due_sweep_ms=DUE_SWEEP_MS,
-    )
+    env.manager = clocked_manager(env.store, clock, "b", lambda: offset + clock.now() / 1000.0)
     env.managers.append(env.manager)
     await env.manager.start()
     again = await env.join(code, [token], Player(plays=False))
