@@ -10,8 +10,10 @@ put off by a lease so no other sweep takes it meanwhile) and loads each through 
 normal lease path (`LiveRooms.room`), so one process at a time runs it; a "tick" then has
 the room's own alarm logic act. A room another process holds is left to it (its own
 alarm fires there; its next save writes its next time); one gone from the store leaves
-the index. Rooms with no clock in wall time are never in the index: a sweep costs one
-ZRANGEBYSCORE with LIMIT, whatever the number of rooms.
+the index; one that fails to load is put off until its next try, each wait twice the
+last (`LiveRooms.load_failures`), while the rest of the batch goes on. Rooms with no
+clock in wall time are never in the index: a sweep costs one ZRANGEBYSCORE with LIMIT,
+whatever the number of rooms.
 """
 
 from __future__ import annotations
@@ -105,6 +107,10 @@ class DueSweep:
             except RoomError as exc:
                 if exc.code == "room_not_found":  # gone (expired): out of the index
                     await live.store.set_due(code, None)
+                retry_ms = live.load_failures.retry_in_ms(code)
+                if exc.code == "room_unavailable" and retry_ms is not None:
+                    # It fails to load: put off until its next try, not the claim's.
+                    await live.store.set_due(code, int(self.wall() * 1000.0 + retry_ms))
                 # room_elsewhere: its holder's alarm acts; server_shutdown: a peer will.
                 return False
             room_event(log, code, "woken", "room %s woken by the due sweep", code)

@@ -11,7 +11,8 @@ class RoomError(Exception):
     bad_option, bad_request, paused, room_elsewhere (another process runs the room and
     none that runs it could be reached, or there is no bus to reach it: retry later),
     room_moved (the room stopped running here, or on the process relayed to: taken
-    over, handed over, or that process is gone; reconnect).
+    over, handed over, or that process is gone; reconnect), room_unavailable (the room's
+    saved state fails to load here: its game removed, a corrupt dump; tried again later).
     """
 
     def __init__(self, code: str, message: str) -> None:

@@ -27,6 +27,7 @@ from server.logs import room_event
 from server.rooms.actor.clock import Clock, TimerHandle
 from server.rooms.actor.room import Room, summary_of_blob
 from server.rooms.errors import RoomError
+from server.rooms.load_failures import LoadFailures
 from server.rooms.relay.endpoint import Handed, Relay
 from server.rooms.seats.seat import normalize_code
 from server.rooms.stopping import stop_all
@@ -73,6 +74,7 @@ class LiveRooms:
         # Rooms being stopped here: loading them again waits until they are.
         self._leaving: dict[str, asyncio.Event] = {}
         self.attaching: Counter[str] = Counter()  # local attaches under way, by room
+        self.load_failures = LoadFailures(clock)  # rooms that failed to load, backing off
         self._arrived: dict[str, float] = {}  # when each live room started running here
         self._housekeeping: TimerHandle | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -146,6 +148,9 @@ class LiveRooms:
             if leaving is None:
                 break
             await leaving.wait()  # its last save first; then see who runs it
+        refused = self.load_failures.refused(code)
+        if refused is not None:
+            raise refused
         future: asyncio.Future[Room] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
@@ -168,8 +173,14 @@ class LiveRooms:
         if stored is None:
             await self.store.release_lease(code, self.instance_id)
             raise RoomError("room_not_found", f"no room {code}")
-        deps = self._room_deps(summary_of_blob(stored.blob, 0)["game"])
-        room = Room.from_stored(stored, deps)
+        try:
+            deps = self._room_deps(summary_of_blob(stored.blob, 0)["game"])
+            room = Room.from_stored(stored, deps)
+        except Exception as exc:  # its game gone, its dump corrupt: no other room's trouble
+            with contextlib.suppress(StoreError):  # it lapses by itself
+                await self.store.release_lease(code, self.instance_id)
+            raise self.load_failures.failed(code, exc) from exc
+        self.load_failures.loaded(code)
         room.chat.extend(chat)
         # The first room of a game loads its modules (a second or so on a busy machine):
         # take the lease afresh, so it cannot lapse before housekeeping first renews it.

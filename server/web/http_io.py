@@ -41,6 +41,7 @@ STATUS = {
     "not_started": 409,
     "match_over": 409,
     "room_elsewhere": 503,
+    "room_unavailable": 503,
     "room_moved": 503,
     "server_shutdown": 503,
     "internal": 500,

@@ -121,7 +121,9 @@ COMMON_ERRORS: Schema = {
     "400": error_answer("bad_request: malformed JSON or a field of the wrong type"),
     "413": error_answer("too_large: a body over 16 KB"),
     "429": error_answer("rate_limited: over a per-client limit; see the Retry-After header"),
-    "503": error_answer("room_elsewhere, room_moved, server_shutdown or store_error: retry"),
+    "503": error_answer(
+        "room_elsewhere, room_moved, server_shutdown, store_error or room_unavailable: retry"
+    ),
 }
 
 
