@@ -67,8 +67,8 @@ export function describeEvent(event, ctx) {
   return out;
 }
 
-/** What a builder uses to say things in language `l`. */
-function speaker(l, ctx) {
+/** What a builder uses to say things in language `l` (seat_acts.js says its short words with it too). */
+export function speaker(l, ctx) {
   const you = ctx.you || [];
   const seats = ctx.seats || [];
   const alone = you.length === 1;
@@ -113,7 +113,7 @@ function speaker(l, ctx) {
 }
 
 /** The seat's own view (a same-device message carries one per seat). */
-function ownView(ctx, seat) {
+export function ownView(ctx, seat) {
   if (ctx.views) return ctx.views[seat] || ctx.views[String(seat)] || null;
   return (ctx.you || [])[0] === seat ? ctx.view : null;
 }
@@ -211,7 +211,7 @@ const MERI = {
 
 /** The card this seat just played face down: on the table in its view, or in the trick
  * that the same frame closed (every card of it is turned up then). */
-function ownFaceDown(ctx, seat) {
+export function ownFaceDown(ctx, seat) {
   const view = ownView(ctx, seat);
   const onTable = view && Array.isArray(view.table) ? view.table.find((p) => p && p.seat === seat && p.card) : null;
   if (onTable) return onTable.card;

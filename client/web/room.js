@@ -10,6 +10,7 @@ import { TABLES } from "./tables/index.js";
 import { errorText, gameName, main, notify } from "./page.js";
 import { createHistory } from "./history.js";
 import { createMoveLog } from "./move_log.js";
+import { createSeatActs } from "./seat_acts.js";
 import { myName, seatName } from "./names.js";
 import { presencePanel } from "./presence.js";
 import { claimSeatLink, copyBox, seatLink } from "./seat_link.js";
@@ -66,6 +67,8 @@ export function showRoom(code, { watch = false } = {}) {
   });
   // Every move said in words (move_log.js): the latest at the table, the whole as a sheet.
   const moveLog = createMoveLog({ storageKey: `zashiki.movelog.${code}` });
+  // Each seat's last move, short, in its panel (seat_acts.js; decorateSeat puts it there).
+  const seatActs = createSeatActs({ storageKey: `zashiki.seatacts.${code}` });
   // On every paint, the table's own redraws (a tap) included, the dock's #latest-move
   // slot gets the latest line and the head row the Log button (the whole log's sheet).
   // A first match's coach (coach.js) says its line there instead, while it has one.
@@ -121,6 +124,7 @@ export function showRoom(code, { watch = false } = {}) {
         if (frame.t === "view") {
           page.message = frame;
           moveLog.update(frame, frame.room && frame.room.game);
+          seatActs.update(frame, frame.room && frame.room.game);
           page.receivedAt = performance.now();
           const legal = frame.legal || {};
           const moves = frame.room && frame.room.status === "playing"
@@ -274,8 +278,10 @@ export function showRoom(code, { watch = false } = {}) {
     };
   }
 
-  /** Presence and the host's mark on a table's seat panel (frame.js calls it on each paint). */
+  /** Presence, the host's mark and the last move on a table's seat panel (frame.js calls
+   * it on each paint). */
   function decorateSeat(panelNode, seat) {
+    seatActs.decorate(panelNode, seat);
     const msg = page.message;
     const info = msg && msg.seats && msg.seats[Number(seat)];
     if (!info || panelNode.querySelector(".seat-presence")) return;

@@ -175,3 +175,71 @@ def test_latest_move_at_the_table_and_the_whole_log_as_a_sheet(
     page.reload()
     page.locator("#open-log").click()
     expect(page.locator("dialog#move-log li").first).to_have_text(first)
+
+
+# Runs in the page: one seat's frames through the seat panels' words (seat_acts.js), as
+# the room page keeps them; after each frame, every seat's words in both languages.
+SEAT_ACTS_JS = """async ([game, framesJson, cards, seats]) => {
+  const { createSeatActs, shortCard } = await import("/seat_acts.js");
+  const frames = JSON.parse(framesJson);
+  const acts = createSeatActs();
+  const out = frames.map((frame) => {
+    acts.update({ ...frame, t: "view" }, game);
+    const both = (s) => ({ en: acts.text(s, "en"), ja: acts.text(s, "ja") });
+    return Object.fromEntries(seats.map((s) => [s, both(s)]));
+  });
+  const names = {};
+  for (const code of cards) {
+    names[code] = { en: shortCard(game, code, "en"), ja: shortCard(game, code, "ja") };
+  }
+  return { out, names };
+}"""
+# What each game's panels must have said at some point in its match, in English.
+SEAT_WORDS = {
+    "usunoro": "grabbed",
+    "hachinin_meri": "played",
+    "utsuke": "played",
+    "junocos": "took",
+    "kokuto_rum": "discarded",
+    "shirokuro_jong": "discarded",
+}
+SEAT_RAW_KEY = re.compile(r"\b(?:sa|us|ut|uno|sk|colour|card|rank|suit)_[a-z0-9_]+\b")
+
+
+@pytest.mark.parametrize(("game", "seats", "seed"), MATCHES, ids=[m[0] for m in MATCHES])
+def test_seat_panels_say_each_seats_last_move_without_hidden_cards(
+    page: Page, recorded: dict[str, Any], game: str, seats: int, seed: int
+) -> None:
+    """Each seat's panel words (its last move, short) from every frame every seat got: in
+    English and Japanese, no raw key, and never a card the viewing seat had not seen."""
+    per_seat = recorded[game]
+    if isinstance(per_seat, BaseException):
+        raise per_seat
+    keys = [str(s) for s in range(seats)] + (["lord", "prince"] if game == "utsuke" else [])
+    said_words: set[str] = set()
+    count = 0
+    for viewer, frames in enumerate(per_seat):
+        answer = page.evaluate(SEAT_ACTS_JS, [game, json.dumps(frames), deck(game), keys])
+        patterns = {
+            lang: [(code, name_pattern(n[lang])) for code, n in answer["names"].items()]
+            for lang in ("en", "ja")
+        }
+        seen: set[str] = set()
+        for frame, panels in zip(frames, answer["out"], strict=True):
+            seen |= cards_in(game, frame["view"]) | cards_in(game, frame["events"])
+            for seat, words in panels.items():
+                where = f"{game} viewer {viewer} v{frame['version']} seat {seat}"
+                assert bool(words["en"]) == bool(words["ja"]), (where, words)
+                if not words["en"]:
+                    continue
+                count += 1
+                said_words.add(words["en"])
+                for lang in ("en", "ja"):
+                    text = words[lang]
+                    assert not SEAT_RAW_KEY.search(text), f"raw key in {lang} {text!r} ({where})"
+                    assert not any(b in text for b in BROKEN), f"broken {lang} {text!r} ({where})"
+                    assert bool(JAPANESE.search(text)) == (lang == "ja"), f"{text!r} ({where})"
+                    named = {code for code, pattern in patterns[lang] if pattern.search(text)}
+                    assert named <= seen, f"{lang} {text!r} names unseen {named - seen} ({where})"
+    assert any(SEAT_WORDS[game] in w for w in said_words), sorted(said_words)[:20]
+    print(f"{game}: {count} panel words; e.g. {sorted(said_words)[:6]}")
