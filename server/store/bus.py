@@ -143,7 +143,33 @@ def take_push(
     return None
 
 
-class RedisBus(Bus):
+class PubSubBus(Bus):
+    """What RedisBus and ClusterBus share: a publish queue flushed by one task, the
+    receivers, a task subscribing again after a drop, and closing them in that order."""
+
+    _flusher: asyncio.Task[None] | None
+    _resubscriber: asyncio.Task[None] | None
+    _receivers: Receivers
+    _closed: bool
+
+    async def aclose(self) -> None:
+        # What was published before the close still goes out.
+        if self._flusher is not None:
+            await self._flusher
+        self._closed = True
+        if self._resubscriber is not None:
+            self._resubscriber.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._resubscriber
+        self._receivers.clear()
+        await self._release()
+
+    async def _release(self) -> None:
+        """Close the bus's connections (once nothing uses them)."""
+        raise NotImplementedError
+
+
+class RedisBus(PubSubBus):
     """Redis pub/sub under `prefix`, over two lean connections of its own (resp.py).
 
     Publishing: everything queued in one event-loop iteration goes out as one pipelined
@@ -269,15 +295,7 @@ class RedisBus(Bus):
         if self._finder is not None:
             self._finder.watch()
 
-    async def aclose(self) -> None:
-        if self._flusher is not None:
-            await self._flusher
-        self._closed = True
-        if self._resubscriber is not None:
-            self._resubscriber.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._resubscriber
-        self._receivers.clear()
+    async def _release(self) -> None:
         await self._subscriber.aclose()
         await self._publisher.aclose()
         if self._finder is not None:

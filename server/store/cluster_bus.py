@@ -32,6 +32,7 @@ from server.store import topology
 from server.store.bus import (
     RESUBSCRIBE_DELAYS,
     Bus,
+    PubSubBus,
     Receiver,
     Receivers,
     RedisBus,
@@ -48,7 +49,7 @@ log = logging.getLogger(__name__)
 _Queued = tuple[bytes, bytes, "asyncio.Future[int]"]
 
 
-class ClusterBus(Bus):
+class ClusterBus(PubSubBus):
     """Sharded pub/sub under `prefix` on the Redis Cluster at `url` (redis+cluster://)."""
 
     def __init__(self, url: str, *, prefix: str = "zk:") -> None:
@@ -277,15 +278,7 @@ class ClusterBus(Bus):
     async def start(self) -> None:
         await self.slots.refresh()
 
-    async def aclose(self) -> None:
-        if self._flusher is not None:
-            await self._flusher
-        self._closed = True
-        if self._resubscriber is not None:
-            self._resubscriber.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._resubscriber
-        self._receivers.clear()
+    async def _release(self) -> None:
         for connection in [*self._subscribers.values(), *self._publishers.values()]:
             await connection.aclose()
         await self.slots.aclose()
