@@ -56,6 +56,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         limits=limits,
         node_id=settings["node_id"] or None,
         lease_ms=settings["lease_ms"],
+        days_idle_ms=settings["days_room_idle_s"] * 1000.0,
         log_level=settings["log_level"],
         log_format=settings["log_format"],
         access_log=settings["access_log"] == "on",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from server.rooms.live import LEASE_MS
+from server.rooms.live import DAYS_UNLOAD_AFTER_MS, LEASE_MS
 from server.store import topology
 from server.web.limits import parse_rate_limits
 
@@ -230,6 +230,15 @@ SERVE: tuple[Setting, ...] = (
         positive_int,
         "how long a room's lease lasts unrenewed, so how soon another process takes over "
         "the rooms of one that died",
+    ),
+    Setting(
+        "--days-room-idle-s",
+        "ZASHIKI_DAYS_ROOM_IDLE_S",
+        str(DAYS_UNLOAD_AFTER_MS // 1000),
+        positive_seconds,
+        "a days room (seat clocks counting wall time) with no client attached this long is "
+        "saved and unloaded here; the due sweep loads it again when a seat's time runs "
+        "out or a CPU must move",
     ),
     Setting(
         "--node-id",

@@ -4,7 +4,9 @@ unloaded when idle or lost, and handed over to the process their clients use.
 A room runs in one process at a time: the holder of its lease in the store (DESIGN.md
 "Scaling past one machine"). `LiveRooms.room` loads a room on demand when this process
 can take the lease. Housekeeping, every third of a lease, renews the leases, drops the
-rooms whose lease was lost and those idle for `unload_after_ms`, and, with a relay,
+rooms whose lease was lost and those idle for `unload_after_ms` (days rooms, whose
+clocks run with nobody there, for `days_unload_after_ms`, once the due index holds
+their next wake: the due sweep brings them back then), and, with a relay,
 hands a room whose every attachment is a link from one other process to that process.
 
 A relayed room moves to where its clients are (a relayed move costs more CPU than a
@@ -37,6 +39,9 @@ log = logging.getLogger(__name__)
 
 LEASE_MS = 30_000
 UNLOAD_AFTER_MS = 5 * 60_000
+# A days room (seat clocks in wall time) idle this long is unloaded too: the due sweep
+# (due.py) loads it again when its clock or a CPU must act.
+DAYS_UNLOAD_AFTER_MS = 10 * 60_000
 # Why a room stopped running here, as the log says it (`unload`'s reasons).
 STOPPED = {
     "server_shutdown": "the server is stopping; saved, lease given up",
@@ -61,12 +66,14 @@ class LiveRooms:
         room_deps: Callable[[str], dict[str, Any]],
         lease_ms: int = LEASE_MS,
         unload_after_ms: int = UNLOAD_AFTER_MS,
+        days_unload_after_ms: float = DAYS_UNLOAD_AFTER_MS,
     ) -> None:
         self.store = store
         self.clock = clock
         self.instance_id = instance_id
         self.lease_ms = lease_ms
         self.unload_after_ms = unload_after_ms
+        self.days_unload_after_ms = days_unload_after_ms
         self.relay: Relay | None = None
         self._room_deps = room_deps
         self.rooms: dict[str, Room] = {}
@@ -317,12 +324,15 @@ class LiveRooms:
                     await self.unload(code, "room_moved")
             now = self.clock.now()
             for code, room in list(self.rooms.items()):
-                # A room whose seat clock runs in wall time stays, to play for a seat
-                # whose time runs out while nobody is there.
                 idle_since = room.idle_since
+                after = self.unload_after_ms
                 if room.clock_runs_alone():
-                    idle_since = None
-                if idle_since is not None and now - idle_since >= self.unload_after_ms:
+                    # Its seat clock runs in wall time: the due sweep brings it back to
+                    # act, once the index holds its next wake (else it stays to act here).
+                    after = self.days_unload_after_ms
+                    if not room.alarm.due.listed():
+                        idle_since = None
+                if idle_since is not None and now - idle_since >= after:
                     await self.unload(code, "idle")
             if self.relay is not None:
                 await self._hand_over_linked(now)

@@ -43,7 +43,7 @@ from server.rooms.actor.room import Room, summary_of_blob
 from server.rooms.actor.state import Attachment, Listener
 from server.rooms.due import SWEEP_MS, DueSweep
 from server.rooms.errors import RoomError
-from server.rooms.live import LEASE_MS, UNLOAD_AFTER_MS, LiveRooms
+from server.rooms.live import DAYS_UNLOAD_AFTER_MS, LEASE_MS, UNLOAD_AFTER_MS, LiveRooms
 from server.rooms.lobby import new_room
 from server.rooms.relay.endpoint import REQUEST_TIMEOUT_S, Relay, RemoteAttachment
 from server.rooms.routing import Attached, Routes
@@ -87,6 +87,7 @@ class RoomManager:
         instance_id: str,
         lease_ms: int = LEASE_MS,
         unload_after_ms: int = UNLOAD_AFTER_MS,
+        days_unload_after_ms: float = DAYS_UNLOAD_AFTER_MS,
         policies: dict[str, Policy] | None = None,
         games: dict[str, Game] | None = None,
         bus: Bus | None = None,
@@ -103,7 +104,15 @@ class RoomManager:
         self.instance_id = instance_id
         self._policies = dict(policies or {})
         self._games = dict(games or {})
-        self.live = LiveRooms(store, clock, instance_id, self.room_deps, lease_ms, unload_after_ms)
+        self.live = LiveRooms(
+            store,
+            clock,
+            instance_id,
+            self.room_deps,
+            lease_ms,
+            unload_after_ms,
+            days_unload_after_ms,
+        )
         # Days rooms no process runs, loaded on time (every `due_sweep_ms` on average).
         self.due = DueSweep(self.live, wall, due_sweep_ms)
         self.relay = None

@@ -27,7 +27,7 @@ from starlette.types import Scope
 
 from server.rooms.actor import room as room_module
 from server.rooms.actor.clock import RealClock
-from server.rooms.manager import LEASE_MS, RoomManager
+from server.rooms.manager import DAYS_UNLOAD_AFTER_MS, LEASE_MS, RoomManager
 from server.store.bus import Bus, MemoryBus
 from server.store.memory_store import MemoryStore
 from server.store.store import Store
@@ -128,12 +128,14 @@ def create_app(
     node_id: str | None = None,
     durability: str | None = None,
     push: PushConfig | None = None,
+    days_idle_ms: float = DAYS_UNLOAD_AFTER_MS,
 ) -> Starlette:
     """The whole server as one ASGI app.
 
     `lease_ms` is how long a room's lease lasts unrenewed: after a crash, another
     process takes the room over that much later. `push` says whether and how it sends
-    Web Push notifications (on, to https push services, by default).
+    Web Push notifications (on, to https push services, by default). A days room idle
+    `days_idle_ms` is unloaded, for the due sweep to load it again when it must act.
     """
     push = push or PushConfig()
 
@@ -153,7 +155,13 @@ def create_app(
         if sender is not None:
             await sender.start()
         manager = RoomManager(
-            store, clock, instance_id=owner, lease_ms=lease_ms, bus=bus, notifier=sender
+            store,
+            clock,
+            instance_id=owner,
+            lease_ms=lease_ms,
+            bus=bus,
+            notifier=sender,
+            days_unload_after_ms=days_idle_ms,
         )
         await manager.start()
         services = Services(store, manager, limits or Limits())

@@ -14,7 +14,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from server import logs
-from server.rooms.manager import LEASE_MS
+from server.rooms.manager import DAYS_UNLOAD_AFTER_MS, LEASE_MS
 from server.web import ws
 from server.web.app import create_app, describe_build, describe_store
 from server.web.limits import Limits
@@ -89,6 +89,7 @@ def serve(
     access_log: bool = False,
     durability: str | None = None,
     push: PushConfig | None = None,
+    days_idle_ms: float = DAYS_UNLOAD_AFTER_MS,
 ) -> None:
     """Serve until SIGINT/SIGTERM; the app's lifespan saves and closes on the way out.
 
@@ -103,7 +104,7 @@ def serve(
     logging.captureWarnings(True)
     log.info(describe_store(redis_url))
     log.info(describe_build())
-    app = create_app(redis_url, limits, lease_ms, node_id, durability, push)
+    app = create_app(redis_url, limits, lease_ms, node_id, durability, push, days_idle_ms)
     config = uvicorn.Config(
         WebsocketFirst(app),
         host=host,

@@ -22,7 +22,7 @@ from server.rooms.seats.timebank import (
     TimeBanks,
 )
 from server.store.redis_store import RedisStore
-from tests.rooms.clocked import clocked_env, clocked_manager, clocked_room, late_moves
+from tests.rooms.clocked import DUE_SWEEP_MS, clocked_env, clocked_manager, clocked_room, late_moves
 from tests.rooms.helpers import Env, Player
 
 
@@ -91,7 +91,9 @@ async def test_a_days_bank_runs_out_with_nobody_at_the_table(env: Env) -> None:
     player.att.detach()
     await env.run(36 * HOUR - 1)
     assert late_moves(await env.store.read_log(code)) == []
-    await env.run(2)  # the room stayed loaded: its clock played for the absent seat
+    # Unloaded while idle, the room is loaded again by the next due sweep, which plays
+    # for the absent seat.
+    await env.run(2 * DUE_SWEEP_MS)
     assert len(late_moves(await env.store.read_log(code))) == 1
     back = await env.join(code, [token], Player(plays=False))
     await env.run(0)

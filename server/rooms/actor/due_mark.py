@@ -55,6 +55,12 @@ class DueMark:
         if self._writing is None and room.loop is not None:
             self._writing = room.loop.create_task(self._write())
 
+    def listed(self) -> bool:
+        """Whether the store holds the room's next wake as the alarm last set it (so a
+        due sweep loads the room on time if no process runs it)."""
+        written = self._written
+        return self._writing is None and written == self._wanted and written not in (None, _UNKNOWN)
+
     async def settled(self) -> None:
         """Wait until the wanted due time is written (or its write failed)."""
         writing = self._writing

@@ -110,7 +110,8 @@ class RoomState:
 
     def clock_runs_alone(self) -> bool:
         """Whether a seat clock of this room runs in wall time (a days room's match):
-        such a room is kept running with nobody at its table."""
+        such a room must act with nobody at its table, so its next wake is kept in the
+        due index (due_mark.py) for a sweep to load it when no process runs it."""
         core = self.core
         return core.banks is not None and core.status == "playing" and core.banks.rules.wall
 
