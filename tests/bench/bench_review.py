@@ -15,7 +15,7 @@ end to its review kept in the store, queued by the room's own end-of-match call 
 in the worker process as the server does (the worker's start included); then a move's
 wall-clock latency in other rooms (bench_move_path's rooms of four humans) while no
 review is made, while one is made in a thread, and while one is made in the worker
-process, alternating, `--rounds` times.
+process (started before), alternating, `--rounds` times.
 """
 
 from __future__ import annotations
@@ -126,6 +126,7 @@ async def latency(game_id: str, match: MatchRecord, rounds: int, count: int) -> 
     rooms = [await open_room(manager, i, True) for i in range(10)]
     await moves(rooms, count // 4)  # warm up
     process = ProcessWorker()
+    await process.analyse(registry.get(game_id), match, lambda d, t: None)  # started, warm
     workers: dict[str, Worker | None] = {"none": None, "thread": ThreadWorker(), "process": process}
     game = registry.get(game_id)
     figures: dict[str, list[tuple[float, float]]] = {name: [] for name in workers}
