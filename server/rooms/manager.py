@@ -44,6 +44,7 @@ from server.rooms.actor.state import Attachment, Listener
 from server.rooms.due import SWEEP_MS, DueSweep
 from server.rooms.errors import RoomError
 from server.rooms.live import DAYS_UNLOAD_AFTER_MS, LEASE_MS, UNLOAD_AFTER_MS, LiveRooms
+from server.rooms.load_failures import UNAVAILABLE
 from server.rooms.lobby import new_room
 from server.rooms.relay.endpoint import REQUEST_TIMEOUT_S, Relay, RemoteAttachment
 from server.rooms.routing import Attached, Routes
@@ -264,7 +265,10 @@ class RoomManager:
         stored = await self.store.load(code)
         if stored is None:
             raise RoomError("room_not_found", f"no room {code}")
-        return {"code": code, **summary_of_blob(stored.blob, stored.version)}
+        try:
+            return {"code": code, **summary_of_blob(stored.blob, stored.version)}
+        except Exception as exc:  # a corrupt save: the load's backing off tells more
+            raise RoomError("room_unavailable", UNAVAILABLE) from exc
 
     async def your_rooms(self, held: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """For each (code, token) a browser holds: the room's state for that seat (see

@@ -17,7 +17,8 @@ from server.rooms.load_failures import FIRST_RETRY_MS, MOST_RETRY_MS
 from server.rooms.manager import RoomManager
 from server.store import codec
 from server.store.redis_store import RedisStore
-from tests.rooms.clocked import EPOCH_S, clocked_env, clocked_manager, late_moves
+from server.web.http_io import failure
+from tests.rooms.clocked import EPOCH_S, clocked_env, clocked_manager, clocked_room, late_moves
 from tests.rooms.helpers import Env
 from tests.rooms.test_due_rooms import RUNS_OUT_MS, another_process, due_at, left_alone
 
@@ -102,3 +103,26 @@ async def test_a_room_that_cannot_load_backs_off_and_the_rest_go_on(
     assert "withdrawn_game" in lines[0] and f"room {broken}" in lines[0]
     assert all(broken_token not in r.getMessage() for r in caplog.records)
     assert sweeping.live_codes() == [good]
+
+
+async def test_a_corrupt_save_is_refused_with_room_unavailable_not_a_crash(
+    env: Env, caplog: pytest.LogCaptureFixture
+) -> None:
+    code, token, player = await clocked_room(env, "days", "12h+1d")
+    assert player.att is not None
+    player.att.detach()
+    await env.manager.unload(code)
+    stored = await env.store.load(code)
+    assert stored is not None
+    await env.store.save(code, stored.version + 1, b"\xc1 not msgpack")
+    for opening in (
+        env.manager.room_summary(code),
+        env.manager.attach(code, [token], lambda message: None),
+        env.manager.attach(code, [token], lambda message: None),  # refused, not tried
+    ):
+        with pytest.raises(RoomError) as refused:
+            await opening
+        assert refused.value.code == "room_unavailable"
+        assert failure(refused.value.code, refused.value.message).status_code == 503
+    assert len(failures(caplog, code)) == 1
+    assert await env.store.lease_holder(code) is None
