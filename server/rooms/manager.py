@@ -105,15 +105,8 @@ class RoomManager:
         self.instance_id = instance_id
         self._policies = dict(policies or {})
         self._games = dict(games or {})
-        self.live = LiveRooms(
-            store,
-            clock,
-            instance_id,
-            self.room_deps,
-            lease_ms,
-            unload_after_ms,
-            days_unload_after_ms,
-        )
+        idle_ms = (unload_after_ms, days_unload_after_ms)  # idle time to unload: any room, days
+        self.live = LiveRooms(store, clock, instance_id, self.room_deps, lease_ms, *idle_ms)
         # Days rooms no process runs, loaded on time (every `due_sweep_ms` on average).
         self.due = DueSweep(self.live, wall, due_sweep_ms)
         self.relay = None
