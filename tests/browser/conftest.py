@@ -111,21 +111,29 @@ def server_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
         log.close()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[object]:
-    """One headless Chromium per test module.
+@pytest.fixture(scope="package")
+def playwright() -> Iterator[object]:
+    """Playwright's sync API, started once for the browser tests.
 
-    Not per session: while Playwright's sync API is open it holds a running event loop
-    in the main thread, and every asyncio test collected after it would fail.
+    Package-scoped, not session-scoped: while it is open it holds a running event loop in
+    the main thread, and every asyncio test collected after the browser package would
+    fail. Every browser test module runs within the package, so one start serves them
+    all (a start and a Chromium launch per module cost about 1.5 s each).
     """
-    path = chromium_path()
-    assert path is not None, "collection skips the browser modules without Chromium"
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_FLAGS)
-        yield browser
-        browser.close()
+        yield pw
+
+
+@pytest.fixture(scope="package")
+def browser(playwright) -> Iterator[object]:  # type: ignore[no-untyped-def]
+    """One headless Chromium for the browser tests; each player is a fresh context."""
+    path = chromium_path()
+    assert path is not None, "collection skips the browser modules without Chromium"
+    browser = playwright.chromium.launch(executable_path=path, headless=True, args=CHROMIUM_FLAGS)
+    yield browser
+    browser.close()
 
 
 @pytest.fixture

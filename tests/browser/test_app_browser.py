@@ -57,24 +57,22 @@ def app_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterato
 
 
 @pytest.fixture
-def profile(tmp_path: Path) -> Iterator[BrowserContext]:
-    """A fresh persistent Chromium profile (one per test)."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        context = pw.chromium.launch_persistent_context(
-            str(tmp_path / "profile"),
-            executable_path=chromium_path(),
-            headless=True,
-            args=CHROMIUM_FLAGS,
-            viewport={"width": 390, "height": 844},
-            locale="en-US",
-        )
-        context.set_default_timeout(10_000)
-        try:
-            yield context
-        finally:
-            context.close()
+def profile(playwright, tmp_path: Path) -> Iterator[BrowserContext]:  # type: ignore[no-untyped-def]
+    """A fresh persistent Chromium profile (one per test), from the browser tests' one
+    Playwright (a second sync Playwright in the same thread would be refused)."""
+    context = playwright.chromium.launch_persistent_context(
+        str(tmp_path / "profile"),
+        executable_path=chromium_path(),
+        headless=True,
+        args=CHROMIUM_FLAGS,
+        viewport={"width": 390, "height": 844},
+        locale="en-US",
+    )
+    context.set_default_timeout(10_000)
+    try:
+        yield context
+    finally:
+        context.close()
 
 
 def post(url: str, body: dict[str, Any]) -> Any:
