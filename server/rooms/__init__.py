@@ -13,9 +13,10 @@ layers below (bots, games, store), never web:
 
 On top, directly here: `manager.py`, what the web layer calls; `routing.py`, where each
 input goes (the room here, or the process that runs it); `live.py`, the rooms this
-process runs (loading, leases, housekeeping, handover), with `stopping.py` stopping them
-all at shutdown; `lobby.py`, a new room's checked settings; `first_match.py`, each
-game's first match (a fixed deal, made through the manager); `errors.py`, the RoomError
-every part raises. tests/test_layers.py holds every
+process runs (loading, leases, housekeeping, handover), with `load_failures.py` backing
+off from rooms that fail to load and `stopping.py` stopping them all at shutdown; `due.py`,
+the sweep that loads days rooms whose time has come; `lobby.py`, a new room's checked
+settings; `first_match.py`, each game's first match (a fixed deal, made through the
+manager); `errors.py`, the RoomError every part raises. tests/test_layers.py holds every
 module to these rules.
 """
