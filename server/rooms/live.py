@@ -178,6 +178,7 @@ class LiveRooms:
         # The room and its chat at once: a handover's clients wait for this load.
         stored, chat = await asyncio.gather(self.store.load(code), self.store.chat(code))
         if stored is None:
+            self.load_failures.loaded(code)  # gone: nothing to try again
             await self.store.release_lease(code, self.instance_id)
             raise RoomError("room_not_found", f"no room {code}")
         try:

@@ -67,5 +67,5 @@ class LoadFailures:
         return RoomError("room_unavailable", UNAVAILABLE)
 
     def loaded(self, code: str) -> None:
-        """The room loaded: forget its failures."""
+        """The room loaded (or is gone): forget its failures."""
         self._failed.pop(code, None)
