@@ -25,7 +25,6 @@ Typical use by the web layer::
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -50,7 +49,7 @@ from server.rooms.relay.endpoint import REQUEST_TIMEOUT_S, Relay, RemoteAttachme
 from server.rooms.routing import Attached, Routes
 from server.rooms.seats.names import clean_name
 from server.rooms.seats.seat import hash_token, new_code, new_token, normalize_code
-from server.rooms.seats.your_rooms import MAX_ENTRIES, seat_status
+from server.rooms.seats.your_rooms import MAX_ENTRIES, your_rooms
 from server.store.bus import Bus
 from server.store.store import RoomExists, Store
 
@@ -265,21 +264,17 @@ class RoomManager:
 
     async def your_rooms(self, held: list[tuple[str, str]]) -> list[dict[str, Any]]:
         """For each (code, token) a browser holds: the room's state for that seat (see
-        `your_rooms.seat_status`), in the order asked; at most `MAX_ENTRIES`."""
+        `your_rooms.seat_status`; a room that cannot be read: `your_rooms.UNAVAILABLE`), in
+        the order asked; at most `MAX_ENTRIES`."""
         if len(held) > MAX_ENTRIES:
             raise RoomError("bad_request", f"ask about at most {MAX_ENTRIES} seats at once")
-        codes = [normalize_code(code) for code, _ in held]
-        asked = list(dict.fromkeys(codes))
-        stored = await asyncio.gather(*(self.store.load(code) for code in asked))
-        now_ms = self.wall() * 1000.0
-        rooms = {
-            code: None if room is None else journal.latest(room, self._game_and_policy)
-            for code, room in zip(asked, stored, strict=True)
-        }
-        return [
-            seat_status(rooms[code], code, token, self.game_of, now_ms)
-            for code, (_, token) in zip(codes, held, strict=True)
-        ]
+        return await your_rooms(
+            self.store,
+            held,
+            lambda room: journal.latest(room, self._game_and_policy),
+            self.game_of,
+            self.wall() * 1000.0,
+        )
 
     async def public_rooms(self) -> list[dict[str, Any]]:
         """Summaries of the public rooms that are waiting for players."""

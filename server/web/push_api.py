@@ -21,7 +21,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from server.rooms.errors import RoomError
+from server.rooms.load_failures import UNAVAILABLE
 from server.rooms.seats.seat import hash_token, normalize_code
+from server.rooms.seats.your_rooms import UNAVAILABLE as UNAVAILABLE_ENTRY
 from server.web.http_io import Handler, body, field, spend, translated
 from server.web.openapi import (
     CODE_PARAMETER,
@@ -151,10 +153,13 @@ def entry_key(seat: int, endpoint: str) -> str:
 
 async def seat_of(request: Request, code: str, token: str) -> int:
     """The seat `token` holds in room `code` (as "your rooms" reads it); not_your_seat
-    for a wrong token and a missing room alike."""
+    for a wrong token and a missing room alike, room_unavailable for a save that cannot
+    be read now."""
     if len(token) > 64 or len(code) > 16:
         raise RoomError("not_your_seat", "that token holds no seat in this room")
     [entry] = await request.app.state.services.manager.your_rooms([(code, token)])
+    if entry.get("error") == UNAVAILABLE_ENTRY:
+        raise RoomError("room_unavailable", UNAVAILABLE)
     if "error" in entry:
         raise RoomError("not_your_seat", "that token holds no seat in this room")
     return int(entry["seat"])

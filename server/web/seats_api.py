@@ -141,7 +141,12 @@ SCHEMAS: dict[str, Schema] = {
                 "required": ["code", "error"],
                 "properties": {
                     "code": {"type": "string"},
-                    "error": {"const": "not_your_seat"},
+                    "error": {
+                        "enum": ["not_your_seat", "room_unavailable"],
+                        "description": "not_your_seat: no such room, or no seat of this"
+                        " token in it (drop the token); room_unavailable: the room's save"
+                        " cannot be opened right now (keep the token)",
+                    },
                 },
                 "additionalProperties": False,
             },

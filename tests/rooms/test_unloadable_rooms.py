@@ -126,3 +126,23 @@ async def test_a_corrupt_save_is_refused_with_room_unavailable_not_a_crash(
         assert failure(refused.value.code, refused.value.message).status_code == 503
     assert len(failures(caplog, code)) == 1
     assert await env.store.lease_holder(code) is None
+
+
+async def test_your_rooms_answers_the_other_rooms_and_marks_the_unreadable_one(
+    env: Env,
+) -> None:
+    good, good_token, _ = await clocked_room(env, "days", "12h+1d")
+    corrupt, corrupt_token, _ = await clocked_room(env, "days", "12h+1d")
+    withdrawn, withdrawn_token, _ = await clocked_room(env, "days", "12h+1d")
+    for code in (corrupt, withdrawn):
+        await env.manager.unload(code)
+    stored = await env.store.load(corrupt)
+    assert stored is not None
+    await env.store.save(corrupt, stored.version + 1, b"\xc1 not msgpack")
+    await remove_its_game(env, withdrawn)
+    held = [(corrupt, corrupt_token), (good, good_token), (withdrawn, withdrawn_token)]
+    answer = await env.manager.your_rooms([*held, (good, "not a token")])
+    assert answer[0] == {"code": corrupt, "error": "room_unavailable"}
+    assert answer[1]["code"] == good and answer[1]["seat"] == 0
+    assert answer[2] == {"code": withdrawn, "error": "room_unavailable"}
+    assert answer[3] == {"code": good, "error": "not_your_seat"}

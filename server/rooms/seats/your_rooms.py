@@ -7,20 +7,65 @@ runs it. A seat's own legal moves are read from the game, for that seat only.
 
 A room that does not exist and a token that holds no seat in one that does are answered
 alike (NOT_YOURS), so that the answer cannot tell a guessed room code from a wrong one.
+A room whose save cannot be read (its game removed, a corrupt save) is answered
+UNAVAILABLE for its entries alone: the other rooms are answered as usual, and the browser
+keeps its seat for a room the operators may yet mend. That a room exists is no secret
+there (its summary, public, says as much).
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from server.games.contract import Game
-from server.rooms.seats.seat import hash_token
+from server.rooms.seats.seat import hash_token, normalize_code
 from server.rooms.seats.timebank import ClockRules, TimeBanks
+from server.store.store import Store, StoredRoom
 
 # Entries one request may ask about.
 MAX_ENTRIES = 20
 # The one error of an entry: no room by that code, or no seat of that token in it.
 NOT_YOURS = "not_your_seat"
+# The error of an entry whose room exists but cannot be read now.
+UNAVAILABLE = "room_unavailable"
+
+
+async def your_rooms(
+    store: Store,
+    held: list[tuple[str, str]],
+    latest: Callable[[StoredRoom], dict[str, Any]],
+    game_of: Any,
+    unix_ms: float,
+) -> list[dict[str, Any]]:
+    """For each (code, token) a browser holds, in the order asked: its `seat_status`.
+
+    Each room is loaded once and made up to date by `latest(stored)` (its last full save
+    and the journal after it); a room that cannot be (`latest` or reading its seat
+    raises) gives {"code", "error": UNAVAILABLE} for its entries, not a failure of the
+    whole answer.
+    """
+    codes = [normalize_code(code) for code, _ in held]
+    asked = list(dict.fromkeys(codes))
+    stored = await asyncio.gather(*(store.load(code) for code in asked))
+    rooms: dict[str, dict[str, Any] | None] = {}
+    unreadable = set()
+    for code, room in zip(asked, stored, strict=True):
+        try:
+            rooms[code] = None if room is None else latest(room)
+        except Exception:  # any unreadable save is this room's alone
+            unreadable.add(code)
+    entries = []
+    for code, (_, token) in zip(codes, held, strict=True):
+        if code not in unreadable:
+            try:
+                entries.append(seat_status(rooms[code], code, token, game_of, unix_ms))
+                continue
+            except Exception:  # a saved state its game cannot read, as above
+                pass
+        entries.append({"code": code, "error": UNAVAILABLE})
+    return entries
 
 
 def seat_status(
