@@ -5,8 +5,10 @@
 // a seat's own hidden card comes from its own view only.
 //
 // A seat's words stay until it acts again; its next action in the same turn joins them
-// ("drew, discarded …", "Pon, discarded …"). A new round or deal clears what earlier
-// frames said; the frame that ended the round keeps its words (the knock, the last card).
+// ("drew, discarded …", "Pon, discarded …"). Once a trick is taken, the cards said played
+// in it are shown as from an earlier trick (greyed). A new round or deal clears what
+// earlier frames said; the frame that ended the round keeps its words (the knock, the
+// last card).
 
 import { addStrings, lang, tIn } from "./i18n.js";
 import { el } from "./components.js";
@@ -152,7 +154,8 @@ function newRound(game, event) {
 /**
  * The seats' last moves. `update(message, game)` takes each view frame (as the move log
  * does); `decorate(panel, seat)` puts the seat's words into its panel on every paint
- * (tables/frame.js's seat decoration); `said(seat)` is {en, ja} or null. With
+ * (tables/frame.js's seat decoration); `text(seat, l)` is the words, `earlier(seat)`
+ * whether they are about a trick already taken. With
  * `storageKey`, the match's words are kept in sessionStorage through a reload.
  */
 export function createSeatActs({ storageKey = null } = {}) {
@@ -181,6 +184,7 @@ export function createSeatActs({ storageKey = null } = {}) {
         for (const [seat, entry] of Object.entries(state.acts)) if (entry.serial < state.serial) delete state.acts[seat];
       }
       const build = BUILDERS[game] && BUILDERS[game][event.type];
+      if (event.type === "trick") for (const entry of Object.values(state.acts)) entry.earlier = true;
       if (!build) continue;
       const told = says.map((s) => build(s, event));
       told[0].forEach((one, i) => {
@@ -189,7 +193,7 @@ export function createSeatActs({ storageKey = null } = {}) {
         const text = Object.fromEntries(LANGS.map((l, n) => [l, told[n][i].text]));
         const before = state.acts[seat];
         const parts = one.join && before && state.lastActor === seat ? [...before.parts.slice(-1), text] : [text];
-        state.acts[seat] = { parts, serial: state.serial };
+        state.acts[seat] = { parts, serial: state.serial, earlier: one.quiet && Boolean(before && before.earlier) };
         if (!one.quiet) state.lastActor = seat;
       });
     }
@@ -202,11 +206,17 @@ export function createSeatActs({ storageKey = null } = {}) {
     return entry ? entry.parts.map((p) => p[l] || p.en).join(tIn(l, "ml_sep")) : "";
   }
 
+  /** Whether the seat's words are about a trick already taken. */
+  function earlier(seat) {
+    const entry = state.acts[String(seat)];
+    return Boolean(entry && entry.earlier);
+  }
+
   function decorate(panel, seat) {
     const said = text(seat);
     if (!said || panel.querySelector(".seat-last")) return;
     const l = lang();
-    const line = el("p", { class: "seat-last", "data-last-of": String(seat) },
+    const line = el("p", { class: `seat-last${earlier(seat) ? " earlier" : ""}`, "data-last-of": String(seat) },
       el("span", { class: "visually-hidden" }, tIn(l, "sa_last") + " "), said);
     // After the seat's words about itself, before its rows of cards.
     const cards = panel.querySelector(":scope > :is(.sk-row, .sj-melds, .sj-discards, .line:has(.open-cards))");
@@ -214,7 +224,7 @@ export function createSeatActs({ storageKey = null } = {}) {
     else panel.append(line);
   }
 
-  return { update, decorate, text };
+  return { update, decorate, text, earlier };
 }
 
 function load(key) {

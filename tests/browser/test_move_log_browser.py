@@ -185,7 +185,9 @@ SEAT_ACTS_JS = """async ([game, framesJson, cards, seats]) => {
   const acts = createSeatActs();
   const out = frames.map((frame) => {
     acts.update({ ...frame, t: "view" }, game);
-    const both = (s) => ({ en: acts.text(s, "en"), ja: acts.text(s, "ja") });
+    const both = (s) => ({
+      en: acts.text(s, "en"), ja: acts.text(s, "ja"), earlier: acts.earlier(s),
+    });
     return Object.fromEntries(seats.map((s) => [s, both(s)]));
   });
   const names = {};
@@ -211,7 +213,8 @@ def test_seat_panels_say_each_seats_last_move_without_hidden_cards(
     page: Page, recorded: dict[str, Any], game: str, seats: int, seed: int
 ) -> None:
     """Each seat's panel words (its last move, short) from every frame every seat got: in
-    English and Japanese, no raw key, and never a card the viewing seat had not seen."""
+    English and Japanese, no raw key, and never a card the viewing seat had not seen; once
+    a trick is taken, every card said played is marked as from an earlier trick."""
     per_seat = recorded[game]
     if isinstance(per_seat, BaseException):
         raise per_seat
@@ -227,8 +230,10 @@ def test_seat_panels_say_each_seats_last_move_without_hidden_cards(
         seen: set[str] = set()
         for frame, panels in zip(frames, answer["out"], strict=True):
             seen |= cards_in(game, frame["view"]) | cards_in(game, frame["events"])
+            taken = bool(frame["events"]) and frame["events"][-1]["type"] == "trick"
             for seat, words in panels.items():
                 where = f"{game} viewer {viewer} v{frame['version']} seat {seat}"
+                assert not (taken and words["en"]) or words["earlier"], f"not earlier: {where}"
                 assert bool(words["en"]) == bool(words["ja"]), (where, words)
                 if not words["en"]:
                     continue
