@@ -86,10 +86,19 @@ function nextSeq(code, seat) {
 }
 
 const FATAL_CLOSES = new Set([4000, 4001, 4003, 4004, 4009]);
+// After a `room_unavailable` error (the room's save cannot be loaded on the server: its
+// game removed, a corrupt save) the close is a 1013 like any "try again", but a fix takes
+// the operators minutes or hours, not seconds: ask again once a minute instead of every
+// few seconds. Each ask is cheap (the server refuses at once between its own tries, which
+// back off from 30 s to an hour), and a page left open comes back within a minute of a
+// fix (a restarted server tries the load at once).
+export const UNAVAILABLE_RETRY_MS = 60_000;
 
 /**
  * A room connection that reconnects by itself and resends unacknowledged moves with
- * their original sequence numbers. `handlers`: onMessage(frame), onStatus(text).
+ * their original sequence numbers. `handlers`: onMessage(frame), onStatus(text): "connecting",
+ * "connected", "reconnecting", "refused" (with the close code and reason) or "unavailable"
+ * (the room cannot be opened now; asked again every UNAVAILABLE_RETRY_MS).
  */
 export class RoomSocket {
   constructor(code, tokens, handlers) {
@@ -99,6 +108,7 @@ export class RoomSocket {
     this.pending = new Map(); // "seat:seq" -> move frame awaiting its ack
     this.retry = 0;
     this.closed = false;
+    this.unavailable = false; // the server said room_unavailable, and no view came since
     this.open();
   }
 
@@ -107,7 +117,8 @@ export class RoomSocket {
     const ws = new WebSocket(`${scheme}://${location.host}/ws?room=${encodeURIComponent(this.code)}`);
     ws.binaryType = "arraybuffer";
     this.ws = ws;
-    this.handlers.onStatus("connecting");
+    // While the room is unavailable its page keeps saying so through each quiet retry.
+    if (!this.unavailable) this.handlers.onStatus("connecting");
     // The game view, legal moves and seats as of this socket's last view frame: a "patch"
     // frame holds only the fields that changed since, and no "legal" or "seats" when those
     // are unchanged (PROTOCOL.md). A new socket starts with a whole view.
@@ -124,6 +135,7 @@ export class RoomSocket {
       } catch {
         return;
       }
+      if (frame.t === "error" && frame.code === "room_unavailable") this.unavailable = true;
       if (frame.t === "ack" || (frame.t === "error" && frame.seq !== undefined)) {
         this.pending.delete(`${frame.seat}:${frame.seq}`);
       }
@@ -138,13 +150,21 @@ export class RoomSocket {
       }
       // The view a move caused carries its ack (no separate ack frame follows).
       if (frame.t === "view" && frame.ack) this.pending.delete(`${frame.ack.seat}:${frame.ack.seq}`);
-      if (frame.t === "welcome" || frame.t === "view") this.handlers.onStatus("connected");
+      if (frame.t === "welcome" || frame.t === "view") {
+        this.unavailable = false;
+        this.handlers.onStatus("connected");
+      }
       this.handlers.onMessage(frame);
     };
     ws.onclose = (event) => {
       if (this.closed) return;
       if (FATAL_CLOSES.has(event.code)) {
         this.handlers.onStatus("refused", event.code, event.reason);
+        return;
+      }
+      if (this.unavailable) {
+        this.handlers.onStatus("unavailable");
+        setTimeout(() => this.closed || this.open(), UNAVAILABLE_RETRY_MS);
         return;
       }
       this.handlers.onStatus("reconnecting");

@@ -3,7 +3,7 @@
 // status. The waiting room and a visitor's panel are room_lobby.js, the settings sheet
 // room_settings.js; both draw from this page's context (`ctx`).
 
-import { api, RoomSocket, seatStore } from "./net.js";
+import { api, RoomSocket, seatStore, UNAVAILABLE_RETRY_MS } from "./net.js";
 import { addStrings, t } from "./i18n.js";
 import { el, replaceKeepingFocus, seatLabel } from "./components.js";
 import { TABLES } from "./tables/index.js";
@@ -29,8 +29,18 @@ import {
 import { setRoundNote } from "./tables/round_end.js";
 
 addStrings({
-  en: { presence_away_short: "away", past_matches: "Matches" },
-  ja: { presence_away_short: "離席中", past_matches: "対戦記録" },
+  en: {
+    presence_away_short: "away",
+    past_matches: "Matches",
+    room_unavailable_retry: "This page tries again every minute.",
+    room_unavailable_seat: "Your seat is kept.",
+  },
+  ja: {
+    presence_away_short: "離席中",
+    past_matches: "対戦記録",
+    room_unavailable_retry: "このページは1分ごとに再試行します。",
+    room_unavailable_seat: "あなたの席はそのまま残っています。",
+  },
 });
 
 /**
@@ -103,12 +113,21 @@ export function showRoom(code, { watch = false } = {}) {
   const held = () => seatStore.get(code);
   const mySeats = () => (page.message ? page.message.you || [] : held().map((s) => s.seat));
 
+  // Set while the room's save cannot be loaded on the server (room_unavailable): the page
+  // says so and opens the room again once a minute (net.js UNAVAILABLE_RETRY_MS).
+  let unavailableTimer = null;
+
   async function loadSummary() {
     try {
       page.summary = await api("GET", `/api/rooms/${code}`);
+      page.unavailable = false;
       setExplainGame(page.summary.game);
     } catch (err) {
-      page.error = errorText(err);
+      if (err.code === "room_unavailable") {
+        page.unavailable = true;
+        clearTimeout(unavailableTimer);
+        unavailableTimer = setTimeout(open, UNAVAILABLE_RETRY_MS);
+      } else page.error = errorText(err);
     }
   }
 
@@ -139,7 +158,8 @@ export function showRoom(code, { watch = false } = {}) {
         } else if (frame.t === "welcome" && frame.view) {
           page.message = frame.view;
           render();
-        } else if (frame.t === "error") {
+        } else if (frame.t === "error" && frame.code !== "room_unavailable") {
+          // (room_unavailable: the page says so in full once the socket closes.)
           notify(errorText(frame));
         }
       },
@@ -428,6 +448,16 @@ export function showRoom(code, { watch = false } = {}) {
     const title = el("h1", {}, t("room_title", { code }),
       page.summary ? el("span", { class: "muted" }, " · " + gameName(page.summary.game)) : null,
       match > 1 ? el("span", { class: "muted", id: "match-number" }, " · " + t("match_n", { n: match })) : null);
+    if (page.unavailable || page.status === "unavailable") {
+      atTable(false);
+      // Without the game's name: a withdrawn game has none on this server.
+      replaceKeepingFocus(main, el("h1", {}, t("room_title", { code })),
+        el("div", { class: "error", role: "alert", id: "room-unavailable" },
+          el("p", {}, t("err_room_unavailable")),
+          el("p", {}, held().length && !watch ? t("room_unavailable_seat") + " " : "", t("room_unavailable_retry"))),
+        el("a", { href: "/", id: "room-unavailable-lobby" }, t("back_to_lobby")));
+      return;
+    }
     if (page.error && !page.message) {
       atTable(false);
       replaceKeepingFocus(main, title, el("p", { class: "error", role: "alert" }, page.error),
@@ -493,6 +523,7 @@ export function showRoom(code, { watch = false } = {}) {
   document.addEventListener("visibilitychange", onVisibility);
   function teardown() {
     document.removeEventListener("visibilitychange", onVisibility);
+    clearTimeout(unavailableTimer);
     atTable(false);
     setSeatDecor(null);
     setLatestMove(null);

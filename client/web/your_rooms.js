@@ -32,6 +32,7 @@ addStrings({
     leave_seat: "Leave seat",
     left_seat: "You left the seat.",
     your_rooms_offline: "Offline: as this device last saw them.",
+    your_room_unavailable: "can't be opened right now",
   },
   ja: {
     your_rooms: "参加中の部屋",
@@ -49,6 +50,7 @@ addStrings({
     leave_seat: "席を離れる",
     left_seat: "席を離れました。",
     your_rooms_offline: "オフライン：この端末が最後に見たときの様子です。",
+    your_room_unavailable: "いまは開けません",
   },
 });
 
@@ -127,7 +129,19 @@ export function yourRoomsPanel(navigate) {
     return el("span", { class: "muted small last-move-words" }, t("last_move_words", { text }));
   }
 
+  /** A room whose save the server cannot load now: its code (and game, as last seen), the
+   * note, and Resume (the room's page explains and tries again). */
+  function unavailableRow(room) {
+    return el("li", { "data-room": room.code, class: "unavailable-row" },
+      el("span", {}, el("strong", {}, room.code), room.game ? " · " + gameName(room.game) : "", " · ",
+        el("span", { class: "badge", "data-unavailable": room.code }, t("your_room_unavailable"))),
+      el("span", { class: "row" },
+        el("button", { type: "button", "data-key": "resume-" + room.code, onclick: () => navigate(room.code) },
+          t("resume"))));
+  }
+
   function row(room) {
+    if (room.unavailable) return unavailableRow(room);
     const ago = Date.now() / 1000 - room.last_activity;
     return el("li", { "data-room": room.code, class: room.your_turn ? "your-turn-row" : null },
       el("span", {}, el("strong", {}, room.code), " · ", gameName(room.game), " · ",
@@ -197,6 +211,14 @@ export function yourRoomsPanel(navigate) {
       const answer = await api("POST", "/api/your-rooms", { seats });
       const byCode = new Map();
       answer.rooms.forEach((entry, i) => {
+        if (entry.error === "room_unavailable") {
+          // The room exists but its save cannot be loaded now: keep the seat (the operators
+          // may mend it) and show the room as last seen, marked.
+          const before = lastSeen().find((room) => room.code === entry.code) || {};
+          byCode.set(entry.code, { code: entry.code, game: before.game, last_activity: before.last_activity || 0,
+            your_turn: false, unavailable: true });
+          return;
+        }
         if (entry.error) {
           // Left or re-issued elsewhere, or the room expired: this seat is not ours now.
           const held = seatStore.get(seats[i].code).find((s) => s.token === seats[i].token);
@@ -209,7 +231,7 @@ export function yourRoomsPanel(navigate) {
       });
       // Your-move rooms first, then the most recently active.
       rooms = [...byCode.values()].sort((a, b) => Number(b.your_turn) - Number(a.your_turn)
-        || b.last_activity - a.last_activity);
+        || (b.last_activity || 0) - (a.last_activity || 0));
       fetchedAt = Date.now();
       offline = false;
       localStorage.setItem(LAST_KEY, JSON.stringify(rooms));
