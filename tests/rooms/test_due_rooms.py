@@ -37,6 +37,9 @@ from tests.rooms.helpers import Env, Player
 
 RUNS_OUT_MS = 36 * HOUR
 SWEEP_MS = DUE_SWEEP_MS  # sweeps ten virtual minutes apart: days pass in few round trips
+# A dead process's lease, in real time: 36 virtual hours of sweeps take some 70 ms here,
+# and were seen to outlast 300 ms on a loaded machine.
+DYING_LEASE_MS = 3_000
 
 
 @pytest.fixture(params=["memory", "redis", "cluster"])
@@ -189,13 +192,24 @@ async def test_two_processes_sweeping_at_once_run_the_room_once(env: Env) -> Non
     assert await env.store.lease_holder(code) == runner.instance_id
 
 
+async def lease_lapsed(store: Store, code: str) -> None:
+    """Wait (real time, as the store counts it) until nobody holds the room's lease."""
+    for _ in range(int(DYING_LEASE_MS / 50) * 10):
+        if await store.lease_holder(code) is None:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the lease of {code} never lapsed")
+
+
 async def test_a_room_whose_process_died_is_taken_up_once_its_lease_lapses(env: Env) -> None:
     store, clock = env.store, env.clock
     env.manager.due.stop()  # the fixture's process stays out of it
-    # Its lease lasts 300 ms: the store counts real time.
+    # Its lease lasts DYING_LEASE_MS of real time (the store counts real time): far more
+    # than the virtual days below take to pass on a loaded machine, so the lease still
+    # holds at the first sweep, and waited out after.
     wall = env.manager.wall
     dying = RoomManager(
-        store, clock, instance_id="dying", lease_ms=300, wall=wall, due_sweep_ms=SWEEP_MS
+        store, clock, instance_id="dying", lease_ms=DYING_LEASE_MS, wall=wall, due_sweep_ms=SWEEP_MS
     )
     await dying.start()
     env.manager = dying
@@ -215,8 +229,9 @@ async def test_a_room_whose_process_died_is_taken_up_once_its_lease_lapses(env: 
     await fresh.start()
     await clock.advance(RUNS_OUT_MS, settle=fresh.settled)
     # Due, but held by a lease that has not lapsed yet: put off, not run twice.
+    assert await store.lease_holder(code) == "dying"
     assert await fresh.due.sweep() == [] and fresh.live_codes() == []
-    await asyncio.sleep(0.4)  # the dead process's lease lapses (Redis counts real time)
+    await lease_lapsed(store, code)
     await clock.advance(LONG_LEASE_MS + SWEEP_MS * 2, settle=fresh.settled)
     assert fresh.live_codes() == [code]
     assert len(late_moves(await store.read_log(code))) == 1
