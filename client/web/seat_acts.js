@@ -155,8 +155,8 @@ function newRound(game, event) {
  * The seats' last moves. `update(message, game)` takes each view frame (as the move log
  * does); `decorate(panel, seat)` puts the seat's words into its panel on every paint
  * (tables/frame.js's seat decoration); `text(seat, l)` is the words, `earlier(seat)`
- * whether they are about a trick already taken. With
- * `storageKey`, the match's words are kept in sessionStorage through a reload.
+ * whether they are about a trick already taken. With `storageKey`, the match's words
+ * are kept in sessionStorage through a reload.
  */
 export function createSeatActs({ storageKey = null } = {}) {
   const state = load(storageKey);
@@ -212,6 +212,7 @@ export function createSeatActs({ storageKey = null } = {}) {
     return Boolean(entry && entry.earlier);
   }
 
+  /** Put the seat's words (if any) into its panel, once per paint, in the page's language. */
   function decorate(panel, seat) {
     const said = text(seat);
     if (!said || panel.querySelector(".seat-last")) return;
