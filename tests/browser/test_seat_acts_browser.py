@@ -10,6 +10,7 @@ import re
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.conftest import ARTIFACTS
 from tests.browser.pages import PHONE, host_room, join_by_link, start
 
 
@@ -19,7 +20,9 @@ def last_of(page: Page, seat: int):  # type: ignore[no-untyped-def]
 
 
 def shot(page: Page, name: str) -> None:
-    page.screenshot(path=f"/work/shots/table-{name}.png")
+    """What the phone's one screen shows, saved as an artifact."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def test_a_friend_sees_what_the_other_seat_did_last_never_a_hidden_card(
