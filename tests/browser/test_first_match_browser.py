@@ -15,6 +15,7 @@ the hand and the moves in sight, at 390x844 and 360x740. At the end the card off
 
 from __future__ import annotations
 
+import contextlib
 import time
 from dataclasses import replace
 from typing import Any
@@ -90,7 +91,13 @@ class Learner:
         except PlaywrightError:  # drawn again meanwhile (a CPU moved): next time
             return False
         finally:  # the sheet closes with its Play it; closed here when that missed
-            if self.page.locator("#fold-coach[open]").count():
+            self.close_coach_sheet()
+
+    def close_coach_sheet(self) -> None:
+        """Close the Coach sheet if it is open. A redraw may replace it mid-click: then
+        it is closed after the next Play it, not a failure."""
+        if self.page.locator("#fold-coach[open]").count():
+            with contextlib.suppress(PlaywrightError):
                 self.page.locator("#fold-coach > summary").click(timeout=500, no_wait_after=True)
 
     def check_layout(self, moment: str) -> None:
