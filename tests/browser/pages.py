@@ -4,6 +4,7 @@ hands, checks."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import re
@@ -80,6 +81,9 @@ def close_sheet(page: Page, name: str) -> None:
     """Close a table's sheet if it is open (back to the table)."""
     if page.locator(f"#fold-{name}[open]").count():
         page.click(f"#fold-{name} .sheet-close")
+        # Closed before the caller goes on: a tap meant for the table must not land on
+        # the sheet still over it.
+        expect(page.locator(f"#fold-{name}[open]")).to_have_count(0)
 
 
 def card_texts(cards: Locator) -> list[str]:
@@ -339,7 +343,10 @@ def hosted_on_phone_and_desktop(  # type: ignore[no-untyped-def]
             start(page)
             yield label, page, code
     finally:
-        phone.context.close()
+        # A test that fails mid-loop leaves this generator to be closed when collected,
+        # perhaps after Playwright has stopped (and closed the context with the browser).
+        with contextlib.suppress(PlaywrightError):
+            phone.context.close()
 
 
 def check_term_help(
