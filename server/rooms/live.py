@@ -326,7 +326,7 @@ class LiveRooms:
             now = self.clock.now()
             for code, room in list(self.rooms.items()):
                 idle_since = room.idle_since
-                after = self.unload_after_ms
+                after: float = self.unload_after_ms
                 if room.clock_runs_alone():
                     # Its seat clock runs in wall time: the due sweep brings it back to
                     # act, once the index holds its next wake (else it stays to act here).

@@ -186,7 +186,9 @@ async def test_a_migrating_slot_is_followed_with_asking_then_moved(
 
 
 async def test_each_shard_waits_for_its_own_replica(own_cluster: ClusterSetup) -> None:
-    store = RedisStore(own_cluster.url, prefix="w:", durability="replica", wait_timeout_ms=300)
+    # 3 s for a replica's answer: a fresh cluster's replica on a loaded machine took more
+    # than 300 ms to acknowledge the first writes once (the stopped one takes all 3 s).
+    store = RedisStore(own_cluster.url, prefix="w:", durability="replica", wait_timeout_ms=3000)
     await store.start()
     nodes = primaries(own_cluster.url)
     try:
