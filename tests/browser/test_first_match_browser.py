@@ -94,14 +94,20 @@ class Learner:
             self.close_coach_sheet()
 
     def close_coach_sheet(self) -> None:
-        """Close the Coach sheet if it is open. A redraw may replace it mid-click: then
-        it is closed after the next Play it, not a failure."""
-        if self.page.locator("#fold-coach[open]").count():
+        """Close the Coach sheet if it is open, by its Close button: a click on its
+        summary toggles, and one landing just after the page closed the sheet (its Play
+        it does) opens it again. A redraw may replace the button mid-click: look again."""
+        sheet = self.page.locator("#fold-coach[open]")
+        for _ in range(20):
+            if not sheet.count():
+                return
             with contextlib.suppress(PlaywrightError):
-                self.page.locator("#fold-coach > summary").click(timeout=500, no_wait_after=True)
+                self.page.click("#fold-coach[open] .sheet-close", timeout=500)
+        expect(sheet).to_have_count(0)
 
     def check_layout(self, moment: str) -> None:
         """One screen at both phone sizes, card, hand and moves in sight; a screenshot."""
+        self.close_coach_sheet()  # the table as the learner sees it between moves
         name = f"first-{self.game}-{self.lang}-{moment}"
         self.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
         for size in (SMALL, PHONE):
