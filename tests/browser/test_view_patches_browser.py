@@ -53,14 +53,20 @@ def test_the_hand_drawn_from_patches_is_the_hand_of_a_whole_view(
     start(page)
     token = page.evaluate(f"JSON.parse(localStorage.getItem('zashiki.seats.{code}'))[0].token")
     # Pass cards until an exchange has come as a patch (the new hands in a few fields).
+    # A card is chosen only while the Exchange button shows (seat 0 has sent nothing):
+    # a tap on the card already sent takes it back. A CPU dealt four of a kind grabs at
+    # once and ends the round before any exchange: then the next round is dealt.
     for _ in range(300):
         if any("hand" in v.get("patch", {}) for v in views):
             break
-        cards = hand_cards(page, 0)
         try:  # CPUs move the table on meanwhile: a target may vanish, then try again
-            if cards and page.locator("#exchange:enabled").count() == 0:
-                page.click(f'[data-hand="0"] [data-card="{pass_choice(cards)}"]', timeout=300)
-            page.locator("#exchange:enabled").click(timeout=300)
+            if page.locator("#next-round").count():
+                page.click("#next-round", timeout=300)
+            elif page.locator("#exchange").count():
+                cards = hand_cards(page, 0)
+                if cards and page.locator("#exchange:enabled").count() == 0:
+                    page.click(f'[data-hand="0"] [data-card="{pass_choice(cards)}"]', timeout=300)
+                page.locator("#exchange:enabled").click(timeout=300)
         except PlaywrightError:
             pass
         page.wait_for_timeout(100)
