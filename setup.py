@@ -4,7 +4,9 @@ A plain `pip install .` installs pure Python. With ZASHIKI_COMPILE=1 the modules
 COMPILED (the rules, the room, its clock and its views, the frame codec, the websocket
 endpoint and protocol, the group-committed saves and their Redis connection: most of the
 Python a move runs) are compiled to C extensions by mypyc, which cuts the server's CPU per
-move (docs/PERFORMANCE.md, "Where a move's CPU goes"). It needs mypy and a C compiler:
+move (docs/PERFORMANCE.md, "Where a move's CPU goes"). mypyc builds only what mypy
+accepts, so tests/test_compiled_types.py runs mypy over COMPILED in the plain test run.
+It needs mypy and a C compiler:
 
     pip install mypy setuptools
     ZASHIKI_COMPILE=1 pip install --no-build-isolation .
