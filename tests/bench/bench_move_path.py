@@ -68,6 +68,19 @@ async def open_room(manager: RoomManager, n: int, patches: bool) -> list[Seat]:
     return seats
 
 
+def pick_move(room: list[Seat]) -> tuple[Attachment, int, int, dict[str, Any]] | None:
+    """A random seat of `room` and its bench_load move, with the seat's next move number:
+    (attachment, seat, seq, action) to pass to `Attachment.move`, so a caller can time the
+    move alone; None when that seat has no move now."""
+    seat_no = random.randrange(4)
+    seat = room[seat_no]
+    action = next_move(seat.message, seat_no)
+    if action is None or seat.att is None:
+        return None
+    seat.seq += 1
+    return seat.att, seat_no, seat.seq, action
+
+
 async def play(rooms: list[list[Seat]], moves: int) -> tuple[float, int]:
     """Make `moves` moves round-robin; returns CPU seconds and bytes of frames sent."""
     sent_before = sum(s.sent for room in rooms for s in room)
@@ -75,14 +88,11 @@ async def play(rooms: list[list[Seat]], moves: int) -> tuple[float, int]:
     done = 0
     while done < moves:
         for room in rooms:
-            seat_no = random.randrange(4)
-            seat = room[seat_no]
-            action = next_move(seat.message, seat_no)
-            if action is None or seat.att is None:
-                continue
-            seat.seq += 1
-            await seat.att.move(seat_no, seat.seq, action)
-            done += 1
+            picked = pick_move(room)
+            if picked is not None:
+                att, seat_no, seq, action = picked
+                await att.move(seat_no, seq, action)
+                done += 1
     cpu = time.process_time() - started
     return cpu, sum(s.sent for room in rooms for s in room) - sent_before
 

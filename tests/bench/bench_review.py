@@ -36,22 +36,34 @@ from server.rooms.history.review_worker import ProcessWorker, ThreadWorker, Work
 from server.rooms.manager import RoomManager
 from server.store import codec
 from server.store.memory_store import MemoryStore
-from tests.bench.bench_load import next_move
-from tests.bench.bench_move_path import Seat, open_room
+from tests.bench.bench_move_path import Seat, open_room, pick_move
 from tests.rooms.helpers import Env
 from tests.rooms.history_support import GAMES, room_with_recorder
 
 
-async def measure(game_id: str, seed: int) -> str:
+def bench_env() -> Env:
+    """Rooms on the in-process store and a virtual clock."""
     store, clock = MemoryStore(), VirtualClock()
-    env = Env(store, clock, RoomManager(store, clock, instance_id="bench"))
+    return Env(store, clock, RoomManager(store, clock, instance_id="bench"))
+
+
+async def play_match(env: Env, game_id: str, seed: int) -> tuple[str, MatchRecord]:
+    """Start `env`'s manager and play one match of `game_id` to its end in a room with
+    its recorder (tests/rooms/history_support.py); the room's code and the match."""
+    await env.manager.start()
+    code, token, _ = await room_with_recorder(env, game_id, seed)
+    await env.manager.start_match(code, token)
+    await env.play_out(code, limit_ms=24 * 3_600_000, step=5_000)
+    await env.manager.settled()
+    (match,) = finished_matches(await env.store.read_log(code))
+    return code, match
+
+
+async def measure(game_id: str, seed: int) -> str:
+    """One match of `game_id` played, then its review made: the figures' line."""
+    env = bench_env()
     try:
-        await env.manager.start()
-        code, token, _ = await room_with_recorder(env, game_id, seed)
-        await env.manager.start_match(code, token)
-        await env.play_out(code, limit_ms=24 * 3_600_000, step=5_000)
-        await env.manager.settled()
-        (match,) = finished_matches(await store.read_log(code))
+        _, match = await play_match(env, game_id, seed)
     finally:
         await env.close()
     began = time.process_time()
@@ -69,9 +81,8 @@ async def measure(game_id: str, seed: int) -> str:
 async def time_to_ready(game_id: str, seed: int) -> MatchRecord:
     """Play a match with the archive told of its end, as the server is; print the seconds
     from that end to its review in the store. Returns the match."""
-    store, clock = MemoryStore(), VirtualClock()
-    env = Env(store, clock, RoomManager(store, clock, instance_id="bench"))
-    archive = Archive(store, registry.get, ProcessWorker())
+    env = bench_env()
+    archive = Archive(env.store, registry.get, ProcessWorker())
     ended: list[float] = []
 
     def match_over(code: str, number: int) -> None:
@@ -80,13 +91,8 @@ async def time_to_ready(game_id: str, seed: int) -> MatchRecord:
 
     env.manager.on_match_over = match_over
     try:
-        await env.manager.start()
-        code, token, _ = await room_with_recorder(env, game_id, seed)
-        await env.manager.start_match(code, token)
-        await env.play_out(code, limit_ms=24 * 3_600_000, step=5_000)
-        await env.manager.settled()
-        (match,) = finished_matches(await store.read_log(code))
-        while await store.review(code, review_key(match)) is None:
+        code, match = await play_match(env, game_id, seed)
+        while await env.store.review(code, review_key(match)) is None:
             await asyncio.sleep(0.01)
         ready = time.perf_counter() - ended[0]
         print(
@@ -105,14 +111,12 @@ async def moves(rooms: list[list[Seat]], count: int) -> list[float]:
     taken: list[float] = []
     while len(taken) < count:
         for room in rooms:
-            seat_no = random.randrange(4)
-            seat = room[seat_no]
-            action = next_move(seat.message, seat_no)
-            if action is None or seat.att is None:
+            picked = pick_move(room)
+            if picked is None:
                 continue
-            seat.seq += 1
+            att, seat_no, seq, action = picked
             began = time.perf_counter()
-            await seat.att.move(seat_no, seat.seq, action)
+            await att.move(seat_no, seq, action)
             taken.append(time.perf_counter() - began)
         await asyncio.sleep(0)  # the loop's other work (a worker's progress) between rounds
     return taken
