@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 from concurrent.futures import ThreadPoolExecutor
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from server.store import codec
 from server.store.redis_store import RedisStore
@@ -61,6 +61,22 @@ def hold(page: Page, server_url: str, code: str, token: str) -> None:
     )
 
 
+def open_unavailable(
+    page: Page, server_url: str, code: str, token: str, says: tuple[str, str], back: str
+) -> Locator:
+    """Open room `code` (its host seat held) on Playwright's fake clock and check its
+    notice says both of `says`, with the way back to the lobby labelled `back`. Returns
+    the notice."""
+    page.clock.install()
+    hold(page, server_url, code, token)
+    page.goto(f"{server_url}/?room={code}")
+    notice = page.locator("#room-unavailable")
+    for text in says:
+        expect(notice).to_contain_text(text)
+    expect(page.locator("#room-unavailable-lobby")).to_have_text(back)
+    return notice
+
+
 def held_tokens(page: Page, code: str) -> list[str]:
     """The seat tokens this browser keeps for room `code`."""
     return page.evaluate(
@@ -77,13 +93,8 @@ def test_a_room_that_cannot_load_says_so_and_asks_again_once_a_minute(
     page = new_page()
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
-    page.clock.install()
-    hold(page, server_url, code, token)
-    page.goto(f"{server_url}/?room={code}")
-    notice = page.locator("#room-unavailable")
-    expect(notice).to_contain_text("can't be opened right now")
-    expect(notice).to_contain_text("Your seat is kept")
-    expect(page.locator("#room-unavailable-lobby")).to_have_text("Back to lobby")
+    says = ("can't be opened right now", "Your seat is kept")
+    notice = open_unavailable(page, server_url, code, token, says, back="Back to lobby")
     assert "room_unavailable" not in page.locator("main").inner_text()
     screenshot(page, "room-unavailable-en")
     # Not every few seconds: nothing more for most of a minute (the old client reconnected
@@ -112,13 +123,8 @@ def test_a_corrupt_room_is_explained_in_japanese_and_retried(
     page = new_page(locale="ja-JP")
     summaries: list[str] = []
     page.on("request", lambda r: summaries.append(r.url) if f"/api/rooms/{code}" in r.url else None)
-    page.clock.install()
-    hold(page, server_url, code, token)
-    page.goto(f"{server_url}/?room={code}")
-    notice = page.locator("#room-unavailable")
-    expect(notice).to_contain_text("この部屋はいま開けません")
-    expect(notice).to_contain_text("1分ごとに再試行")
-    expect(page.locator("#room-unavailable-lobby")).to_have_text("ロビーへ戻る")
+    says = ("この部屋はいま開けません", "1分ごとに再試行")
+    notice = open_unavailable(page, server_url, code, token, says, back="ロビーへ戻る")
     assert not english_left(page, code), english_left(page, code)
     screenshot(page, "room-unavailable-ja")
     asked = len(summaries)

@@ -9,7 +9,9 @@ for real time to pass.
 
 from __future__ import annotations
 
-from playwright.sync_api import Page, expect
+from collections.abc import Callable
+
+from playwright.sync_api import Locator, Page, expect
 
 from tests.browser.conftest import screenshot
 from tests.browser.pages import PHONE
@@ -74,15 +76,24 @@ def run_for(page: Page, seen: dict[str, int], ms: int, *, asking: bool = True) -
         assert seen["answered"] == seen["asked"], "an ask was never answered"
 
 
-def test_your_rooms_refreshes_when_the_lobby_is_seen_again(new_page, server_url: str) -> None:
+def lobby_holding_a_new_room(
+    new_page: Callable[..., Page], server_url: str
+) -> tuple[Page, dict[str, str], Locator]:
+    """A phone's lobby on Playwright's fake clock, holding the host seat of a room not
+    started yet: the page, the room, and its row in "Your rooms"."""
     page = new_page(**PHONE)
     page.clock.install()
     page.goto(server_url + "/")
-    first = new_room(server_url)
-    hold(page, first)
+    room = new_room(server_url)
+    hold(page, room)
     page.reload()
-    row = page.locator(f'#your-rooms [data-room="{first["code"]}"]')
+    row = page.locator(f'#your-rooms [data-room="{room["code"]}"]')
     expect(row).to_contain_text("waiting to start")
+    return page, room, row
+
+
+def test_your_rooms_refreshes_when_the_lobby_is_seen_again(new_page, server_url: str) -> None:
+    page, first, row = lobby_holding_a_new_room(new_page, server_url)
 
     # Started elsewhere while this tab was in the background: back in view, it says so.
     set_hidden(page, True)
@@ -102,14 +113,7 @@ def test_your_rooms_refreshes_when_the_lobby_is_seen_again(new_page, server_url:
 
 
 def test_your_rooms_refreshes_on_a_modest_interval_only_in_view(new_page, server_url: str) -> None:
-    page = new_page(**PHONE)
-    page.clock.install()
-    page.goto(server_url + "/")
-    room = new_room(server_url)
-    hold(page, room)
-    page.reload()
-    row = page.locator(f'#your-rooms [data-room="{room["code"]}"]')
-    expect(row).to_contain_text("waiting to start")
+    page, room, row = lobby_holding_a_new_room(new_page, server_url)
     seen = asks(page)
 
     post(server_url, f"/api/rooms/{room['code']}/start", {"token": room["token"]})
