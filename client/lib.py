@@ -349,6 +349,12 @@ class Connection:
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
 
+    @property
+    def unanswered(self) -> list[tuple[int, int]]:
+        """The (seat, seq) of each move sent and not yet acknowledged, in order: what a
+        reconnect would send again."""
+        return sorted(self._pending)
+
     async def open(self) -> None:
         """Connect and authenticate; raises ZashikiError if the server refuses.
 

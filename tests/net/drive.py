@@ -60,7 +60,7 @@ def where(conn: Connection) -> str:
     return (
         f"seats {conn.seats}: version {message.get('version')}, "
         f"status {message.get('room', {}).get('status')}, phase {view.get('phase')}, "
-        f"legal {message.get('legal')}, moves unanswered {sorted(conn._pending)}, "
+        f"legal {message.get('legal')}, moves unanswered {conn.unanswered}, "
         f"errors {conn.errors[-3:]}, reconnects {conn.reconnects}"
     )
 
