@@ -129,6 +129,22 @@ def room_event(
     logger.info(message, *args, extra={"room": room, "event": event, "seat": seat})
 
 
+LINE_MAX = 300
+
+
+def one_line(what: object, limit: int = LINE_MAX) -> str:
+    """`what` (an exception as "Type: message") on one line of at most `limit`
+    characters, for a log line whose text comes from elsewhere (an exception's
+    message, another process's output) and could hold line breaks or be of any size.
+
+    >>> one_line(ValueError("bad\\nmove " + "x" * 400), 20)
+    'ValueError: bad\\\\nmo…'
+    """
+    text = f"{type(what).__name__}: {what}" if isinstance(what, BaseException) else str(what)
+    text = text.replace("\n", "\\n").replace("\r", "\\r")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 FORMATTERS: dict[str, type[logging.Formatter]] = {"text": TextFormatter, "json": JsonFormatter}
 
 

@@ -33,6 +33,12 @@ HELP = {
     "zashiki_room_handovers_total": "Rooms handed to (given) or from (taken) another process.",
     "zashiki_relay_timeouts_total": "Requests to another process that got no answer in time.",
     "zashiki_errors_total": "Error frames and answers sent, by code.",
+    "zashiki_reviews_queued": "Match reviews waiting to be made.",
+    "zashiki_reviews_running": "Match reviews being made now (0 or 1).",
+    "zashiki_reviews_made_total": "Match reviews made (or found already made).",
+    "zashiki_reviews_failed_total": "Match reviews whose making failed.",
+    "zashiki_reviews_dropped_total": "Queued match reviews dropped, the queue being full.",
+    "zashiki_review_worker_alive": "1 while the review worker process runs (stops when idle).",
     "zashiki_gc_collections_total": "Garbage collections, by generation.",
     "zashiki_gc_pause_seconds_total": "Time paused in garbage collection, by generation.",
     "zashiki_gc_pause_seconds_max": "Longest garbage collection pause, by generation.",
@@ -146,8 +152,9 @@ class Metrics:
             self._recent.popleft()
         return len(self._recent) / RATE_WINDOW_S
 
-    def render(self, now: float, rooms: dict[str, float]) -> str:
-        """The whole `/metrics` page; `rooms` is the room manager's `stats()`."""
+    def render(self, now: float, rooms: dict[str, float], reviews: dict[str, int]) -> str:
+        """The whole `/metrics` page; `rooms` is the room manager's `stats()`, `reviews`
+        the archive's `review_stats()`."""
         saves = int(rooms["saves"])
         lines = [
             "# TYPE zashiki_rooms_live gauge",
@@ -177,6 +184,18 @@ class Metrics:
             f"zashiki_relay_timeouts_total {int(rooms['relay_timeouts'])}",
             "# TYPE zashiki_errors_total counter",
             *(f'zashiki_errors_total{{code="{c}"}} {n}' for c, n in sorted(self.errors.items())),
+            "# TYPE zashiki_reviews_queued gauge",
+            f"zashiki_reviews_queued {reviews['queued']}",
+            "# TYPE zashiki_reviews_running gauge",
+            f"zashiki_reviews_running {reviews['running']}",
+            "# TYPE zashiki_reviews_made_total counter",
+            f"zashiki_reviews_made_total {reviews['made']}",
+            "# TYPE zashiki_reviews_failed_total counter",
+            f"zashiki_reviews_failed_total {reviews['failed']}",
+            "# TYPE zashiki_reviews_dropped_total counter",
+            f"zashiki_reviews_dropped_total {reviews['dropped']}",
+            "# TYPE zashiki_review_worker_alive gauge",
+            f"zashiki_review_worker_alive {reviews['worker_alive']}",
             *self.gc.lines(),
         ]
         return "\n".join([*with_help(lines), *process_metrics.lines()]) + "\n"

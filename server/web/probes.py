@@ -58,9 +58,10 @@ async def readyz(request: Request) -> Response:
 
 
 async def metrics(request: Request) -> Response:
-    """Prometheus text: rooms live, connections, moves, move and save latency."""
+    """Prometheus text: rooms live, connections, moves, move and save latency, reviews."""
     services = request.app.state.services
-    text = services.metrics.render(time.monotonic(), services.manager.stats())
+    stats = services.manager.stats(), services.archive.review_stats()
+    text = services.metrics.render(time.monotonic(), *stats)
     return PlainTextResponse(text, media_type="text/plain; version=0.0.4")
 
 

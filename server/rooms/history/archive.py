@@ -88,6 +88,11 @@ class Archive:
         await self.reviews.aclose()
         await self.worker.aclose()
 
+    def review_stats(self) -> dict[str, int]:
+        """The review queue's figures (`ReviewQueue.stats`) and `worker_alive`: 1 while
+        the worker process runs."""
+        return {**self.reviews.stats(), "worker_alive": int(self.worker.alive)}
+
     async def history(self, code: str) -> RoomHistory:
         """The room's finished matches; RoomError room_not_found."""
         code = normalize_code(code)

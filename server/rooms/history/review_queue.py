@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from server.logs import one_line
 from server.rooms.errors import RoomError
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,11 @@ class ReviewQueue:
         self.idle = idle  # called after IDLE_S without a job
         self.waiting: OrderedDict[tuple[str, int], Job] = OrderedDict()
         self.current: Job | None = None
-        self.made = 0  # reviews made or found made (figures, tests)
+        # Figures for /metrics (and tests): jobs made (or found made in the store),
+        # failed, and dropped from the waiting line past MOST_WAITING.
+        self.made = 0
+        self.failed = 0
+        self.dropped = 0
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closed = False
@@ -94,6 +99,7 @@ class ReviewQueue:
             if oldest is None:
                 return
             self.waiting.pop(oldest).result.cancel()
+            self.dropped += 1
 
     def _start(self) -> None:
         self._wake.set()
@@ -115,14 +121,32 @@ class ReviewQueue:
             try:
                 made = await self.make(job)
             except Exception as exc:  # noqa: BLE001 - the asker gets it; the queue goes on
-                if not job.asked:
-                    log.warning("review of %s match %d failed: %r", job.code, job.number, exc)
+                self.failed += 1
+                # One bounded line: an asker only polls again, so this is where it shows.
+                log.warning(
+                    "review of %s match %d failed: %s",
+                    job.code,
+                    job.number,
+                    one_line(exc),
+                    extra={"room": job.code, "event": "review_failed"},
+                )
                 job.result.set_exception(exc)
             else:
                 self.made += 1
                 job.result.set_result(made)
             finally:
                 self.current = None
+
+    def stats(self) -> dict[str, int]:
+        """The queue's figures: jobs waiting and under way now; made, failed and dropped
+        since the process started."""
+        return {
+            "queued": len(self.waiting),
+            "running": int(self.current is not None),
+            "made": self.made,
+            "failed": self.failed,
+            "dropped": self.dropped,
+        }
 
     async def aclose(self) -> None:
         """Stop making reviews (the one under way and those waiting are given up)."""

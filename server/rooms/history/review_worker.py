@@ -8,7 +8,11 @@ the server makes reviews in one worker process (`ProcessWorker`): started when f
 needed, run at a lower priority (`NICE`) so the server's own CPU comes first, given one
 match at a time, and stopped when the review queue has been idle a while. It is this
 module run as a program: jobs come on its stdin, progress and the review go back on its
-stdout, each a length-prefixed pickle (between the server and its own child only).
+stdout, each a length-prefixed pickle (between the server and its own child only). What
+the process says on its stderr (its own log lines, one line each, never a traceback) the
+server reads and logs through its own logging, one bounded line each (`STDERR_LINES` of
+them at most per process); a review that fails there comes back as a one-line
+`ReviewFailed`.
 
 `ThreadWorker` makes a review in a thread of the caller (what an `Archive` made without
 a worker uses: tests, tools) and is where `ProcessWorker` falls back to when its process
@@ -24,14 +28,19 @@ import os
 import pickle
 import struct
 import sys
+import traceback
+from types import TracebackType
 from typing import IO, Any, Protocol
 
 from server.games.contract import Game
+from server.logs import one_line
 from server.rooms.history import review
 from server.rooms.history.matches import MatchRecord, ReplayError
 
 NICE = 10
 HEADER = struct.Struct(">I")
+STDERR_LINES = 50
+"""Lines of a worker process's stderr logged at most (a fault's dump is cut there)."""
 log = logging.getLogger(__name__)
 
 
@@ -49,6 +58,10 @@ class Worker(Protocol):
     async def idle(self) -> None:
         """Nothing to do for a while: let go of what it holds until the next job."""
 
+    @property
+    def alive(self) -> bool:
+        """Whether a worker process runs now (for /metrics)."""
+
 
 class ThreadWorker:
     """Makes each review in a thread (progress is a plain write, safe from there)."""
@@ -65,9 +78,18 @@ class ThreadWorker:
     async def idle(self) -> None:
         """Nothing to let go."""
 
+    @property
+    def alive(self) -> bool:
+        """No process: never."""
+        return False
+
 
 class WorkerGone(RuntimeError):
     """The worker process could not start or ended during a job."""
+
+
+class ReviewFailed(RuntimeError):
+    """The review failed in the worker process (which goes on): one line saying why."""
 
 
 class ProcessWorker:
@@ -75,6 +97,7 @@ class ProcessWorker:
 
     def __init__(self) -> None:
         self._proc: asyncio.subprocess.Process | None = None
+        self._stderr: asyncio.Task[None] | None = None
         self.fallback = ThreadWorker()
         self.started = 0  # processes started (figures, tests)
 
@@ -107,9 +130,19 @@ class ProcessWorker:
                 elif kind == "replay_error":
                     raise ReplayError(*rest)
                 else:
-                    raise WorkerGone(f"the worker failed: {rest[0]}")
-        except (asyncio.IncompleteReadError, ConnectionError) as exc:
-            raise WorkerGone(f"the worker process ended ({exc!r})") from None
+                    # A fault of the review, not of the process: a thread would fail alike.
+                    raise ReviewFailed(rest[0])
+        except (asyncio.IncompleteReadError, ConnectionError):
+            code = await self._end(proc)
+            raise WorkerGone(f"the worker process ended (exit code {code})") from None
+
+    async def _end(self, proc: asyncio.subprocess.Process) -> int:
+        """The exit code of a process whose pipe closed (killed if it lingers)."""
+        try:
+            return await asyncio.wait_for(proc.wait(), 10)
+        except TimeoutError:
+            proc.kill()
+            return await proc.wait()
 
     async def _running(self) -> asyncio.subprocess.Process:
         if self._proc is not None and self._proc.returncode is None:
@@ -124,12 +157,22 @@ class ProcessWorker:
                 __name__,
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
                 env=env,
             )
         except OSError as exc:
             raise WorkerGone(f"cannot start the worker process: {exc}") from None
         self.started += 1
+        assert self._proc.stderr is not None
+        self._stderr = asyncio.create_task(
+            log_stderr(self._proc.stderr, self._proc.pid), name="review-worker-stderr"
+        )
         return self._proc
+
+    @property
+    def alive(self) -> bool:
+        """Whether the worker process runs now (started at need, stopped when idle)."""
+        return self._proc is not None and self._proc.returncode is None
 
     async def idle(self) -> None:
         """Stop the process (its memory back) until the next review."""
@@ -138,10 +181,31 @@ class ProcessWorker:
     async def aclose(self) -> None:
         """Stop the process: its stdin closed, it ends; killed if it is in a job."""
         proc, self._proc = self._proc, None
-        if proc is None or proc.returncode is not None:
+        reader, self._stderr = self._stderr, None
+        if proc is not None and proc.returncode is None:
+            proc.kill()
+            await proc.wait()
+        if reader is not None:
+            await reader  # ends at the pipe's end: all it said is logged
+
+
+async def log_stderr(stream: asyncio.StreamReader, pid: int) -> None:
+    """Log each line worker process `pid` writes on its stderr (up to STDERR_LINES of
+    them, each cut to one bounded line) until the pipe ends."""
+    said = 0
+    while True:
+        try:
+            line = await stream.readline()
+        except ValueError:  # a line past the stream's limit: its start is gone, skip it
+            line = b"(a line too long to read)\n"
+        if not line:
             return
-        proc.kill()
-        await proc.wait()
+        said += 1
+        if said <= STDERR_LINES:
+            text = line.decode(errors="replace").rstrip("\n")
+            log.warning("review worker %d: %s", pid, one_line(text))
+        elif said == STDERR_LINES + 1:
+            log.warning("review worker %d: more on its stderr, not logged", pid)
 
 
 def frame(message: Any) -> bytes:
@@ -159,8 +223,37 @@ def read_frame(stream: IO[bytes]) -> Any:
     return pickle.loads(data)
 
 
+def failure(exc: BaseException) -> str:
+    """One line for a failure: the exception and where it was raised (no traceback)."""
+    where = traceback.extract_tb(exc.__traceback__)[-1:]
+    place = f" (at {os.path.basename(where[0].filename)}:{where[0].lineno})" if where else ""
+    return one_line(exc) + place
+
+
+class OneLine(logging.Formatter):
+    """The worker's log lines on its stderr: level, logger, message; one line, no
+    traceback (the server logs each line it reads as one of its own)."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """`LEVEL logger message`, any exception as one line after it."""
+        line = f"{record.levelname} {record.name} {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            line += ": " + failure(record.exc_info[1])
+        return one_line(line)
+
+
+def uncaught(kind: type[BaseException], exc: BaseException, tb: TracebackType | None) -> None:
+    """`sys.excepthook` of the worker: an exception that ends it, said as one line."""
+    exc.__traceback__ = tb
+    print("worker ended by " + failure(exc), file=sys.stderr, flush=True)
+
+
 def main() -> None:
     """The worker process: make the review of each (game, match) read from stdin."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(OneLine())
+    logging.basicConfig(level=logging.WARNING, handlers=[handler])
+    sys.excepthook = uncaught
     with contextlib.suppress(OSError):  # a priority it may not lower: it runs at the server's
         os.nice(NICE)
     out = os.fdopen(os.dup(1), "wb")
@@ -182,8 +275,7 @@ def main() -> None:
         except ReplayError as exc:
             answer: tuple[Any, ...] = ("replay_error", exc.step, exc.entry, exc.reason)
         except Exception as exc:  # noqa: BLE001 - told to the server, which logs it
-            log.exception("review failed")
-            answer = ("error", repr(exc))
+            answer = ("error", failure(exc))
         else:
             answer = ("review", made)
         out.write(frame(answer))
