@@ -34,12 +34,18 @@ addStrings({
     past_matches: "Matches",
     room_unavailable_retry: "This page tries again every minute.",
     room_unavailable_seat: "Your seat is kept.",
+    room_unavailable_leave: "Leave this room",
+    room_unavailable_leave_confirm: "Forget your seat in this room on this device? The room leaves Your rooms, and this device cannot come back to the seat.",
+    room_unavailable_left: "Room {code} is no longer in Your rooms.",
   },
   ja: {
     presence_away_short: "離席中",
     past_matches: "対戦記録",
     room_unavailable_retry: "このページは1分ごとに再試行します。",
     room_unavailable_seat: "あなたの席はそのまま残っています。",
+    room_unavailable_leave: "この部屋を離れる",
+    room_unavailable_leave_confirm: "この端末からこの部屋の席を消しますか？ 参加中の部屋から外れ、この端末からは席に戻れなくなります。",
+    room_unavailable_left: "部屋{code}を参加中の部屋から外しました。",
   },
 });
 
@@ -62,6 +68,7 @@ export function showRoom(code, { watch = false } = {}) {
     revoked: "",
     confirmStart: false, // the host pressed Start with seats still open
     confirmLeave: false,
+    confirmForget: false, // Leave this room asked on the unavailable page (forgetControls)
     reissued: null, // {seat, token}: a seat link the host just re-issued
   };
   let socket = null;
@@ -443,6 +450,36 @@ export function showRoom(code, { watch = false } = {}) {
     if (!on) roomBar.remove();
   }
 
+  /** A way out of a room that cannot be opened: its seats forgotten on this device (the
+   * server cannot load the room to be told of a leave, as Your rooms' Leave does), then
+   * the lobby; a confirmation first, as what is forgotten cannot be had back here. */
+  function forgetControls() {
+    if (!page.confirmForget) {
+      return el("p", {}, el("button", {
+        type: "button", class: "ghost", id: "room-unavailable-leave", "data-key": "room-unavailable-leave",
+        onclick: () => { page.confirmForget = true; render(); },
+      }, t("room_unavailable_leave")));
+    }
+    return el("div", {
+      class: "confirm", role: "alertdialog", id: "room-unavailable-leave-confirm",
+      "aria-labelledby": "room-unavailable-leave-text",
+    },
+    el("p", { id: "room-unavailable-leave-text" }, t("room_unavailable_leave_confirm")),
+    el("div", { class: "row" },
+      el("button", {
+        type: "button", id: "room-unavailable-leave-yes", "data-key": "room-unavailable-leave-yes",
+        onclick: () => {
+          seatStore.forget(code);
+          notify(t("room_unavailable_left", { code }));
+          toLobby();
+        },
+      }, t("room_unavailable_leave")),
+      el("button", {
+        type: "button", class: "ghost", id: "room-unavailable-leave-no", "data-key": "room-unavailable-leave-no",
+        onclick: () => { page.confirmForget = false; render(); },
+      }, t("cancel"))));
+  }
+
   function render() {
     const match = page.message && page.message.room ? page.message.room.match : 1;
     const title = el("h1", {}, t("room_title", { code }),
@@ -455,6 +492,7 @@ export function showRoom(code, { watch = false } = {}) {
         el("div", { class: "error", role: "alert", id: "room-unavailable" },
           el("p", {}, t("err_room_unavailable")),
           el("p", {}, held().length && !watch ? t("room_unavailable_seat") + " " : "", t("room_unavailable_retry"))),
+        held().length && !watch ? forgetControls() : null,
         el("a", { href: "/", id: "room-unavailable-lobby" }, t("back_to_lobby")));
       return;
     }
