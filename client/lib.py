@@ -95,6 +95,7 @@ class RoomSummary(TypedDict):
     cover_after_ms: int | None
     spectators: bool
     hints: bool
+    cpu_pace: str  # "relaxed" or "quick"
 
 
 class YourRoom(TypedDict, total=False):
@@ -170,6 +171,7 @@ class Client:
         clock_preset: str | None = None,
         vacation_days: int | None = None,
         hints: bool = True,
+        cpu_pace: Literal["relaxed", "quick"] = "relaxed",
     ) -> Seat:
         """Create a room and hold its host seat.
 
@@ -184,6 +186,7 @@ class Client:
         with one of the game's `clock_preset`s from `games()` and, for days, the
         `vacation_days` each seat has per match); see PROTOCOL "Seat clocks". With
         `hints` False, seats may not ask for hints (`hints_off`) and see no helpers.
+        `cpu_pace` "quick" has CPUs move sooner (PROTOCOL "CPU pace").
         """
         body: dict[str, Any] = {"game": game, "difficulty": difficulty, "public": public}
         if seats is not None:
@@ -207,6 +210,8 @@ class Client:
             body["vacation_days"] = vacation_days
         if hints is not True:
             body["hints"] = hints
+        if cpu_pace != "relaxed":
+            body["cpu_pace"] = cpu_pace
         answer = await self._call("POST", "/api/rooms", body)
         return Seat(answer["code"], answer["seat"], answer["token"])
 
@@ -277,6 +282,12 @@ class Client:
         """The host turns hints on or off, in the waiting room only (`already_started`
         after the first match started, `not_host` for another seat's token)."""
         return await self._summary(code, "hints", {"token": host_token, "hints": on})
+
+    async def set_cpu_pace(
+        self, code: str, host_token: str, pace: Literal["relaxed", "quick"]
+    ) -> RoomSummary:
+        """The host sets how quickly CPUs move, in the waiting room only (as `set_hints`)."""
+        return await self._summary(code, "cpu-pace", {"token": host_token, "cpu_pace": pace})
 
     async def your_rooms(self, held: list[Seat]) -> list[YourRoom]:
         """Each held seat's room in one call, in the order given (at most 20 seats)."""

@@ -22,12 +22,14 @@ class Decision:
     """A move and how long (game ms) to wait before making it.
 
     `why` is one plain sentence saying why that move, {"en": ..., "ja": ...}, when the
-    policy gives one (the hint and the review show it).
+    policy gives one (the hint and the review show it). `paced` False marks a delay the
+    rules set (a reaction time), which the room's CPU pace leaves alone (actor/cpus.py).
     """
 
     action: Action
     delay_ms: int
     why: dict[str, str] | None = None
+    paced: bool = True
 
 
 @dataclass

@@ -4,7 +4,8 @@ It reads only its seat's view: it keeps the rank it holds most of and passes ano
 card (the engine's `suggested_pass`, the same rule the marking timeout uses); with a
 matching hand it does not mark but grabs after a first-grab delay; once the race is on
 it grabs after a follow-up delay. Delays are uniform in the difficulty's window, taken
-from the public timing table in the view. It never presses "next".
+from the public timing table in the view; they are rules (item 15), so a quick room's CPU
+pace shortens only the marking delay. It never presses "next".
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ class UsunoroPolicy(Policy):
         if view["phase"] == "race":
             if GRAB not in situation.legal:
                 return None
-            return Decision(GRAB, rng.randint(*timing["follow_up"]), RACE_WHY)
+            return Decision(GRAB, rng.randint(*timing["follow_up"]), RACE_WHY, paced=False)
         if view["phase"] != "passing":
             return None
         hand = view["hand"]
@@ -49,7 +50,7 @@ class UsunoroPolicy(Policy):
                 "en": f"Your four {rank['en']} match: grab first.",
                 "ja": f"「{rank['ja']}」が4枚そろいました。最初に取りましょう。",
             }
-            return Decision(GRAB, rng.randint(*timing["first_grab"]), why)
+            return Decision(GRAB, rng.randint(*timing["first_grab"]), why, paced=False)
         if view["mark"] is not None:
             return None
         card = suggested_pass(hand, rng)

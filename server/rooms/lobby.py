@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from server.games.contract import DIFFICULTIES, Game, IllegalAction
+from server.rooms.actor.cpus import check_pace
 from server.rooms.errors import RoomError
 from server.rooms.seats.names import ROOM_NAME_MAX, clean_name, clean_text
 from server.rooms.seats.seat import RoomSettings, Seat, hash_token
@@ -32,6 +33,7 @@ def new_room(
     seed: int | None,
     clock: dict[str, Any] | None = None,
     hints: bool = True,
+    cpu_pace: str = "relaxed",
 ) -> tuple[RoomSettings, list[Seat], int]:
     """The settings, seats and host seat of a new room of `game` (see
     `RoomManager.create_room`); the host's seat holds `token`."""
@@ -46,6 +48,7 @@ def new_room(
         raise RoomError("bad_seat", 'seats must be "host", "open" or "cpu", one "host"')
     if difficulty not in DIFFICULTIES:
         raise RoomError("bad_option", f"difficulty must be one of {list(DIFFICULTIES)}")
+    check_pace(cpu_pace)
     host_name = clean_name(host_name)
     seat_list = []
     for kind in seats:
@@ -68,6 +71,7 @@ def new_room(
         cover_after_ms=cover_after_ms if clock is None else None,
         spectators=bool(spectators),
         hints=bool(hints),
+        cpu_pace=cpu_pace,
         clock=clock,
     )
     return settings, seat_list, host

@@ -163,6 +163,7 @@ class RoomManager:
         seed: int | None = None,
         clock: dict[str, Any] | None = None,
         hints: bool = True,
+        cpu_pace: str = "relaxed",
     ) -> tuple[str, int, str]:
         """Create a room in the lobby; returns (code, host seat, host token).
 
@@ -175,6 +176,7 @@ class RoomManager:
         clocks' rules (`timebank.ClockRules.dump`; None: relaxed); a clock replaces the
         CPU cover of away players. `hints` lets seats ask for the Hard CPU's move and
         see helpers (the host may change it in the waiting room: `set_hints`).
+        `cpu_pace` "quick" has CPUs move sooner (the host may change it: `set_cpu_pace`).
         """
         if self.live.closed:
             raise RoomError("server_shutdown", "this server is stopping; create the room again")
@@ -194,6 +196,7 @@ class RoomManager:
             seed=seed,
             clock=clock,
             hints=hints,
+            cpu_pace=cpu_pace,
         )
         for _ in range(20):
             code = new_code()
@@ -243,6 +246,10 @@ class RoomManager:
     async def set_hints(self, code: str, host_token: str, on: bool) -> None:
         """The host turns hints on or off (in the waiting room only)."""
         await self.routes.call(code, "set_hints", hash_token(host_token), bool(on))
+
+    async def set_cpu_pace(self, code: str, host_token: str, pace: str) -> None:
+        """The host sets the CPU pace, "relaxed" or "quick" (in the waiting room only)."""
+        await self.routes.call(code, "set_cpu_pace", hash_token(host_token), pace)
 
     async def start_match(self, code: str, token: str) -> None:
         """Start the match (host only): every still-open seat becomes a CPU."""

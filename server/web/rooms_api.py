@@ -13,6 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from server.games import registry
+from server.rooms.actor.cpus import CPU_PACES
 from server.rooms.errors import RoomError
 from server.rooms.seats import timebank
 from server.rooms.seats.seat import normalize_code
@@ -27,6 +28,12 @@ from server.web.openapi import (
     json_answer,
     json_body,
     ref,
+)
+
+# What the CPU pace means, for the schemas.
+PACE_WORDS = (
+    "how quickly CPUs move: relaxed (a human-looking 0.5-2.5 s) or quick (a quarter of "
+    "that, at least 0.15 s); rule-set reaction times such as Usunoro's grabs are kept"
 )
 
 # GET /api/rooms answers at most this many rooms a page (and this many by default).
@@ -91,6 +98,7 @@ async def create_room(request: Request) -> Response:
         spectators=field(data, "spectators", bool, True),
         clock=clock_rules(data, game_id),
         hints=field(data, "hints", bool, True),
+        cpu_pace=field(data, "cpu_pace", str, "relaxed"),
     )
     return JSONResponse({"code": code, "seat": seat, "token": token}, 201)
 
@@ -169,6 +177,19 @@ async def set_hints(request: Request) -> Response:
     return JSONResponse(await manager.room_summary(code))
 
 
+async def set_cpu_pace(request: Request) -> Response:
+    """The host sets how quickly CPUs move in the waiting room (host token); the summary.
+
+    Refused with bad_option (400) for a pace not in CPU_PACES, not_host (403) for
+    another token and already_started (409) once the first match has started.
+    """
+    data = await body(request)
+    code = normalize_code(request.path_params["code"])
+    manager = request.app.state.services.manager
+    await manager.set_cpu_pace(code, field(data, "token", str), field(data, "cpu_pace", str))
+    return JSONResponse(await manager.room_summary(code))
+
+
 # The highest seat number any game has (a room's own seat count may be lower).
 MAX_SEAT = max(game.max_seats for game in registry.games().values()) - 1
 
@@ -224,6 +245,7 @@ SCHEMAS: dict[str, Schema] = {
                 "type": "boolean",
                 "description": "whether seats may ask for hints and see helpers",
             },
+            "cpu_pace": {"enum": list(CPU_PACES), "description": PACE_WORDS},
             "clock": ref("ClockRules"),
         },
     },
@@ -278,6 +300,10 @@ SCHEMAS: dict[str, Schema] = {
                 "type": "boolean",
                 "description": "default true: seats may ask for hints and see helpers",
             },
+            "cpu_pace": {
+                "enum": list(CPU_PACES),
+                "description": f"default {CPU_PACES[0]}; {PACE_WORDS}",
+            },
             "cover_after_s": {
                 "oneOf": [
                     {"type": "integer", "minimum": 1, "maximum": COVER_MAX_S},
@@ -318,6 +344,14 @@ SCHEMAS: dict[str, Schema] = {
         "properties": {
             "token": {"type": "string", "description": "the host seat's token"},
             "hints": {"type": "boolean", "description": "hints on (true) or off"},
+        },
+    },
+    "SetCpuPace": {
+        "type": "object",
+        "required": ["token", "cpu_pace"],
+        "properties": {
+            "token": {"type": "string", "description": "the host seat's token"},
+            "cpu_pace": {"enum": list(CPU_PACES), "description": PACE_WORDS},
         },
     },
     "HostToken": {
@@ -458,6 +492,29 @@ routes = [
                     "409": error_answer("already_started"),
                     **COMMON_ERRORS,
                     "400": error_answer("bad_request"),
+                },
+            }
+        },
+        SCHEMAS,
+    ),
+    Described(
+        "/api/rooms/{code}/cpu-pace",
+        translated(set_cpu_pace),
+        {
+            "post": {
+                "operationId": "setCpuPace",
+                "summary": "Set how quickly CPUs move, in the waiting room (host token)",
+                "parameters": [CODE_PARAMETER],
+                "requestBody": json_body(
+                    ref("SetCpuPace"), {"token": EXAMPLE_TOKEN, "cpu_pace": "quick"}, required=True
+                ),
+                "responses": {
+                    "200": json_answer("the summary", ref("RoomSummary")),
+                    "403": error_answer("bad_token or not_host"),
+                    "404": error_answer("room_not_found"),
+                    "409": error_answer("already_started"),
+                    **COMMON_ERRORS,
+                    "400": error_answer("bad_request or bad_option"),
                 },
             }
         },

@@ -303,7 +303,15 @@ class RoomCore:
             if plan is not None and not replan and plan.basis == legal:
                 continue
             self.pending[s] = decide(
-                self.game, self.state, self.policy, seat.difficulty, self.rngs, s, legal, t
+                self.game,
+                self.state,
+                self.policy,
+                seat.difficulty,
+                self.rngs,
+                s,
+                legal,
+                t,
+                self.settings.cpu_pace,
             )
 
     def step(self) -> int:
@@ -344,5 +352,6 @@ def summary_of(
         "cover_after_ms": settings.get("cover_after_ms"),
         "spectators": settings.get("spectators", True),
         "hints": settings.get("hints", True),
+        "cpu_pace": settings.get("cpu_pace", "relaxed"),
         "clock": settings.get("clock"),
     }

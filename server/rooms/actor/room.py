@@ -89,6 +89,7 @@ class Room(RoomState):
             "rename": admin.rename,
             "reissue": admin.reissue,
             "hand_to_cpu": admin.hand_to_cpu,
+            "set_cpu_pace": admin.set_cpu_pace,
         }
 
     # -- construction -----------------------------------------------------------------

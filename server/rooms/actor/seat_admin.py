@@ -1,6 +1,6 @@
 """What players and the host do with seats besides playing: take a seat, start the
 match, leave, take a seat back from the CPU, rename, and the host's re-issue of a seat
-link and hand-over to a CPU.
+link and hand-over to a CPU, and the host's CPU pace in the waiting room.
 
 Each function changes a `RoomCore` and raises RoomError on refusal, changing nothing;
 `SeatAdmin` takes these inputs for a live room, marking what to save and announce.
@@ -15,6 +15,7 @@ import logging
 from server.logs import room_event
 from server.rooms.actor.clients import Clients
 from server.rooms.actor.core import RoomCore
+from server.rooms.actor.cpus import check_pace
 from server.rooms.actor.state import RoomState
 from server.rooms.errors import RoomError
 from server.rooms.seats.names import clean_name
@@ -134,6 +135,20 @@ def hand_to_cpu(core: RoomCore, host_hash: str, seat: object, wall: float) -> in
     return target
 
 
+def set_cpu_pace(core: RoomCore, host_hash: str, pace: str) -> bool:
+    """The host sets the CPUs' pace, in the lobby (before the first match); True if that
+    changed it."""
+    check_pace(pace)
+    if core.seat_of(host_hash) != core.settings.host:
+        raise RoomError("not_host", "only the host can change the room's settings")
+    if core.status != "lobby":
+        raise RoomError("already_started", "settings change only in the waiting room")
+    if core.settings.cpu_pace == pace:
+        return False
+    core.settings.cpu_pace = pace
+    return True
+
+
 class SeatAdmin:
     """A live room's seat inputs: each changes the core and marks the room."""
 
@@ -205,3 +220,9 @@ class SeatAdmin:
             seat=target,
         )
         return target
+
+    def set_cpu_pace(self, now: float, host_hash: str, pace: str) -> None:
+        """The host sets the CPUs' pace (see `set_cpu_pace`)."""
+        room = self.room
+        if set_cpu_pace(room.core, host_hash, pace):
+            room.dirty = room.announce = room.listing = True

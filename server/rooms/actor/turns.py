@@ -143,7 +143,10 @@ class Turns:
             return False
         t = core.now(now)
         difficulty = core.seats[seat].difficulty
-        plan = decide(core.game, core.state, core.policy, difficulty, core.rngs, seat, legal, t)
+        pace = core.settings.cpu_pace  # only its move counts: it is made now
+        plan = decide(
+            core.game, core.state, core.policy, difficulty, core.rngs, seat, legal, t, pace
+        )
         if plan.action is None:
             return False
         said = {"type": "time_out", "seat": seat}

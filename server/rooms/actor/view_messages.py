@@ -44,6 +44,7 @@ def room_facts(code: str, core: RoomCore, now: float, clock_t: float = 0.0) -> d
         "cover_after_ms": core.settings.cover_after_ms,
         "talk": talk.public(core.settings.game_id, core.status, core.talk, core.seats),
         "hints": core.settings.hints,
+        "cpu_pace": core.settings.cpu_pace,
     }
     if any(core.hints_used):  # left out until a seat asks (most frames stay as small)
         facts["hints_used"] = list(core.hints_used)

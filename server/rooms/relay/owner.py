@@ -32,7 +32,17 @@ from server.store.store import StoreError
 
 # What an asker may have an owner's room do for it outside a link.
 ROOM_CALLS = frozenset(
-    {"take_seat", "start", "leave", "take_back", "rename", "reissue", "hand_to_cpu", "set_hints"}
+    {
+        "take_seat",
+        "start",
+        "leave",
+        "take_back",
+        "rename",
+        "reissue",
+        "hand_to_cpu",
+        "set_hints",
+        "set_cpu_pace",
+    }
 )
 # What the owner did with a room an asker may take: stopped it for that asker now
 # ("given"), found it already stopping ("gone"), or kept it (None: serve a link).

@@ -134,8 +134,8 @@ class Seat(Watched):
 @dataclass
 class RoomSettings(Watched):
     """What the host chose; fixed for the room's life (but for `host`, which passes to
-    another human when the host leaves, and `hints`, which the host may change in the
-    waiting room)."""
+    another human when the host leaves, and `hints` and `cpu_pace`, which the host may
+    change in the waiting room)."""
 
     game_id: str
     options: dict[str, Any]
@@ -147,6 +147,9 @@ class RoomSettings(Watched):
     cover_after_ms: int | None = None
     spectators: bool = True  # whether connections without a seat token may watch
     hints: bool = True  # whether seats may ask for hints (the Hard CPU's move) and see helpers
+    # How long CPUs take over their moves (actor/cpus.py CPU_PACES); saves from before
+    # the setting load as "relaxed", the pace they were played at.
+    cpu_pace: str = "relaxed"
     # The seat clocks (`timebank.ClockRules.dump`); None: relaxed, no clock.
     clock: dict[str, Any] | None = None
     # Secret salt of later matches' seeds and of every match's CPU streams (see
