@@ -13,6 +13,7 @@ import { clockChooser, clockFields } from "./seat_clock.js";
 import { gameInfo, helpLine, optionChoices } from "./learn.js";
 import { learnLink } from "./coach.js";
 import "./hints.js"; // the hints setting's words
+import { cpuPaceChooser } from "./cpu_pace.js";
 import "./explain.js"; // rules links open in a panel over the lobby
 
 /** The choices an option offers at `seats` seats: per-seat numbers stop at the last seat. */
@@ -30,6 +31,7 @@ export function showLobby(navigate, { chosen = null } = {}) {
   const form = {
     game: null, seats: 0, kinds: [], difficulty: "normal", public: false, sameDevice: false,
     options: {}, cover: 60, clock: { clock: "relaxed" }, hints: true,
+    cpuPace: "relaxed",
   };
   let games = [];
   const yourRooms = yourRoomsPanel(navigate);
@@ -70,6 +72,7 @@ export function showLobby(navigate, { chosen = null } = {}) {
         host_name: myName(),
         cover_after_s: form.cover,
         hints: form.hints,
+        cpu_pace: form.cpuPace,
         ...clockFields(form.clock),
       });
       seatStore.add(created.code, created.seat, created.token);
@@ -198,6 +201,7 @@ export function showLobby(navigate, { chosen = null } = {}) {
           type: "checkbox", checked: form.hints, id: "hints", "data-key": "hints",
           onchange: (e) => { form.hints = e.target.checked; },
         }), t("hints_setting")),
+        cpuPaceChooser(form.cpuPace, (value) => { form.cpuPace = value; }),
         el("label", { class: "row" }, el("input", {
           type: "checkbox", checked: form.public, id: "public", "data-key": "public",
           onchange: (e) => { form.public = e.target.checked; },

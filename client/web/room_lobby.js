@@ -11,6 +11,7 @@ import { mySeatLinks } from "./seat_link.js";
 import { leaveRoom } from "./your_rooms.js";
 import { clockRule } from "./seat_clock.js";
 import { hintsSetting } from "./hints.js";
+import { cpuPaceSetting } from "./cpu_pace.js";
 
 addStrings({
   en: {
@@ -157,6 +158,7 @@ export function waitingRoom(ctx) {
     seatList(ctx, msg && msg.room, seats),
     el("p", { class: "muted small", id: "cover-note" }, clock ? clockRule(clock) : coverNote(cover)),
     hintsSetting(ctx, ctx.hostToken),
+    cpuPaceSetting(ctx, ctx.hostToken),
     page.confirmStart && isHost ? startConfirm(ctx) : isHost
       ? el("button", { type: "button", id: "start-button", "data-key": "start", onclick: () => askStart(ctx) },
         t("start_match"))

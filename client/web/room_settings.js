@@ -11,6 +11,7 @@ import { pushToggle } from "./push.js";
 import { clockRule } from "./seat_clock.js";
 import { mySeatBox } from "./room_lobby.js";
 import "./hints.js"; // the hints setting's words
+import { cpuPaceState } from "./cpu_pace.js";
 
 /** The room's fixed settings (chosen when it was made), shown read-only. */
 function roomSettings(summary) {
@@ -23,6 +24,7 @@ function roomSettings(summary) {
     });
   rows.push(el("li", {}, `${t("difficulty")}: ${t("difficulty_" + summary.difficulty)}`));
   rows.push(el("li", { id: "hints-state" }, t(summary.hints === false ? "hints_state_off" : "hints_state_on")));
+  rows.push(el("li", { id: "cpu-pace-row" }, cpuPaceState(summary.cpu_pace)));
   return el("div", {}, el("p", { class: "label" }, t("room_settings")),
     el("ul", { id: "room-settings" }, rows));
 }
