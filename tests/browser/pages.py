@@ -30,8 +30,10 @@ def host_room(
     seats: int | None = None,
     friend_seats: tuple[int, ...] = (),
     same_device: bool = False,
+    cpu_pace: str = "relaxed",
 ) -> str:
-    """From the lobby, host a room of `game_id` (others CPUs); returns the room code."""
+    """From the lobby, host a room of `game_id` (others CPUs) at `cpu_pace` (tests not
+    about the pace pass "quick": they wait less for CPUs); returns the room code."""
     page.goto(server_url + "/")
     page.locator(f'input[name="game"][value="{game_id}"]').check()
     if seats is not None and page.locator("#seat-count").count():
@@ -40,6 +42,8 @@ def host_room(
         page.select_option(f"#seat-kind-{seat}", "open")
     if same_device:
         page.check("#same-device")
+    if cpu_pace != "relaxed":
+        page.select_option("#cpu-pace", cpu_pace)
     page.click("#host-button")
     page.wait_for_url(re.compile(r"\?room="))
     return page.url.split("room=")[1].split("&")[0]
@@ -59,12 +63,14 @@ def start(page: Page, *others: Page) -> None:
         expect(shown.locator(".table")).to_be_visible()
 
 
-def host_in_japanese(page: Page, server_url: str, game_id: str, seats: int | None = None) -> str:
-    """Switch the lobby to Japanese, host a room of `game_id` with CPUs and start it;
-    returns the room code."""
+def host_in_japanese(
+    page: Page, server_url: str, game_id: str, seats: int | None = None, cpu_pace: str = "relaxed"
+) -> str:
+    """Switch the lobby to Japanese, host a room of `game_id` with CPUs at `cpu_pace` and
+    start it; returns the room code."""
     page.goto(server_url + "/")
     page.click("#lang-toggle")
-    code = host_room(page, server_url, game_id, seats=seats)
+    code = host_room(page, server_url, game_id, seats=seats, cpu_pace=cpu_pace)
     start(page)
     return code
 

@@ -35,7 +35,7 @@ MY_TURN = ".my-hand button.tcard.playable"
 
 def test_newcomer_and_friends_by_link_play_a_whole_deal(new_page, server_url) -> None:
     host = new_page(**DESKTOP)
-    code = host_room(host, server_url, GAME, friend_seats=(1, 2, 3, 4, 5))
+    code = host_room(host, server_url, GAME, friend_seats=(1, 2, 3, 4, 5), cpu_pace="quick")
     friends = [new_page() for _ in range(5)]
     for friend in friends:
         join_by_link(friend, server_url, code)
@@ -66,7 +66,7 @@ def test_newcomer_and_friends_by_link_play_a_whole_deal(new_page, server_url) ->
 
 def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_url) -> None:
     page = new_page(**PHONE)
-    code = host_in_japanese(page, server_url, GAME)
+    code = host_in_japanese(page, server_url, GAME, cpu_pace="quick")
     expect(page.locator("#settings-button")).to_have_text("設定")
     assert english_left(page, code) == set()
     play_until([page], MY_TURN, ("#declare-prompt button",), seconds=30)

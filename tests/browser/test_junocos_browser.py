@@ -32,7 +32,7 @@ def hand_cards(page: Page) -> list[str]:
 
 def test_newcomer_and_a_friend_by_link_draft_and_play_a_whole_round(new_page, server_url) -> None:
     host = new_page(**DESKTOP)
-    code = host_room(host, server_url, GAME, seats=3, friend_seats=(1,))
+    code = host_room(host, server_url, GAME, seats=3, friend_seats=(1,), cpu_pace="quick")
     friend = new_page()
     join_by_link(friend, server_url, code)
     start(host, friend)
@@ -55,7 +55,7 @@ def test_newcomer_and_a_friend_by_link_draft_and_play_a_whole_round(new_page, se
 
 def test_japanese_table_at_phone_size_offers_only_legal_cards(new_page, server_url) -> None:
     page = new_page(**PHONE)
-    code = host_in_japanese(page, server_url, GAME, seats=3)
+    code = host_in_japanese(page, server_url, GAME, seats=3, cpu_pace="quick")
     expect(page.locator("#settings-button")).to_have_text("設定")
     assert english_left(page, code) == set()
     play_until([page], ".my-hand button.tcard.playable", MOVES[:1], seconds=30)

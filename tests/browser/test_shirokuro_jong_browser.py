@@ -52,7 +52,7 @@ def play_until_result(page: Page, seat: int = 0) -> set[str]:
 
 def test_newcomer_plays_a_round_to_its_result(new_page, server_url) -> None:
     page = new_page(**DESKTOP)
-    host_room(page, server_url, "shirokuro_jong", seats=2)
+    host_room(page, server_url, "shirokuro_jong", seats=2, cpu_pace="quick")
     start(page)
     # S14: the Dora indicator is turned up once every seat has chosen its rotation.
     expect(page.locator("#dora")).to_be_visible()
@@ -97,7 +97,7 @@ def test_friend_joins_by_link_and_each_sees_only_their_own_hand(new_page, server
 
 def test_japanese_mode_leaves_no_english_on_the_table(new_page, server_url) -> None:
     page = new_page(**PHONE)
-    code = host_in_japanese(page, server_url, "shirokuro_jong", seats=3)
+    code = host_in_japanese(page, server_url, "shirokuro_jong", seats=3, cpu_pace="quick")
     assert english_left(page, code) == set()
     page.click("#rotate-keep")
     prompt = page.locator("#claim-pass, #discard")

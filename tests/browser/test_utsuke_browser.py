@@ -33,7 +33,7 @@ MOVES = ("#guess-confirm:enabled", "#guess-pad button", ".my-hand button.tcard.p
 
 def test_newcomer_plays_a_round_until_the_judging_shows(new_page, server_url) -> None:
     page = new_page(**DESKTOP)
-    host_room(page, server_url, GAME, seats=2)
+    host_room(page, server_url, GAME, seats=2, cpu_pace="quick")
     start(page)
     expect(page.locator("#lord-hand [data-card]")).to_have_count(15)
     expect(page.locator("#prince-hand [data-card]")).to_have_count(15)

@@ -111,7 +111,10 @@ def test_a_frame_off_the_description_is_caught() -> None:
 
 async def test_every_frame_of_a_real_match_matches_the_description(client: Client) -> None:
     host = await client.create_room(
-        "usunoro", seats=["host", "open", "cpu", "cpu"], options={"length": "short"}
+        "usunoro",
+        seats=["host", "open", "cpu", "cpu"],
+        options={"length": "short"},
+        cpu_pace="quick",  # the frames are the point, not the CPUs' pace
     )
     friend = await client.take_seat(host.code)
     await client.start(host.code, host.token)

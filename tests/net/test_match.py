@@ -1,4 +1,5 @@
-"""Whole matches over real sockets: a newcomer, two remote humans, one shared device."""
+"""Whole matches over real sockets: a newcomer, two remote humans, one shared device
+(CPUs quick: these tests are not about the CPUs' pace)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ PRIVATE = {"seat", "hand", "mark", "last_sent", "last_received", "hands", "marks
 
 
 async def test_newcomer_plays_a_usunoro_match_to_the_end(client: Client) -> None:
-    host = await client.create_room("usunoro", options=SHORT)
+    host = await client.create_room("usunoro", options=SHORT, cpu_pace="quick")
     summary = await client.start(host.code, host.token)
     assert [s["kind"] for s in summary["seats"]] == ["human", "cpu", "cpu", "cpu"]
     async with await client.connect(host.code, [host.token]) as conn:
@@ -51,7 +52,9 @@ def forbidden_cards(message: dict[str, Any], deck: set[str]) -> set[str]:
 async def test_two_remote_humans_each_see_only_their_own_hand_and_a_spectator_none(
     client: Client,
 ) -> None:
-    host = await client.create_room("usunoro", seats=["host", "open", "cpu", "cpu"], options=SHORT)
+    host = await client.create_room(
+        "usunoro", seats=["host", "open", "cpu", "cpu"], options=SHORT, cpu_pace="quick"
+    )
     friend = await client.take_seat(host.code)
     await client.start(host.code, host.token)
     a = await client.connect(host.code, [host.token], record=True)
