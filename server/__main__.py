@@ -57,6 +57,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         node_id=settings["node_id"] or None,
         lease_ms=settings["lease_ms"],
         days_idle_ms=settings["days_room_idle_s"] * 1000.0,
+        review_nice=settings["review_nice"],
         log_level=settings["log_level"],
         log_format=settings["log_format"],
         access_log=settings["access_log"] == "on",

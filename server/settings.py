@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from server.rooms.history.review_worker import NICE as REVIEW_NICE
 from server.rooms.live import DAYS_UNLOAD_AFTER_MS, LEASE_MS
 from server.store import topology
 from server.web.limits import parse_rate_limits
@@ -92,6 +93,21 @@ def positive_int(text: str) -> int:
     value = whole_number(text)
     if value <= 0:
         raise ValueError("must be a whole number above 0")
+    return value
+
+
+def niceness(text: str) -> int:
+    """A nice increment: 0 (the server's own priority) to 19 (the lowest).
+
+    >>> niceness("10")
+    10
+    >>> niceness("20")
+    Traceback (most recent call last):
+    ValueError: must be a whole number from 0 to 19
+    """
+    value = whole_number(text)
+    if not 0 <= value <= 19:
+        raise ValueError("must be a whole number from 0 to 19")
     return value
 
 
@@ -239,6 +255,15 @@ SERVE: tuple[Setting, ...] = (
         "a days room (seat clocks counting wall time) with no client attached this long is "
         "saved and unloaded here; the due sweep loads it again when a seat's time runs "
         "out or a CPU must move",
+    ),
+    Setting(
+        "--review-nice",
+        "ZASHIKI_REVIEW_NICE",
+        str(REVIEW_NICE),
+        niceness,
+        "how much lower than the server's the priority of the process that makes match "
+        "reviews is (0 to 19): moves in every room come first; 0 gives reviews an equal "
+        "share on a host busy with other work",
     ),
     Setting(
         "--node-id",

@@ -27,6 +27,7 @@ from starlette.types import Scope
 
 from server.rooms.actor import room as room_module
 from server.rooms.actor.clock import RealClock
+from server.rooms.history.review_worker import NICE as REVIEW_NICE
 from server.rooms.manager import DAYS_UNLOAD_AFTER_MS, LEASE_MS, RoomManager
 from server.store.bus import Bus, MemoryBus
 from server.store.memory_store import MemoryStore
@@ -129,6 +130,7 @@ def create_app(
     durability: str | None = None,
     push: PushConfig | None = None,
     days_idle_ms: float = DAYS_UNLOAD_AFTER_MS,
+    review_nice: int = REVIEW_NICE,
 ) -> Starlette:
     """The whole server as one ASGI app.
 
@@ -136,6 +138,7 @@ def create_app(
     process takes the room over that much later. `push` says whether and how it sends
     Web Push notifications (on, to https push services, by default). A days room idle
     `days_idle_ms` is unloaded, for the due sweep to load it again when it must act.
+    Reviews are made in a process `review_nice` lower in priority than this one.
     """
     push = push or PushConfig()
 
@@ -164,7 +167,7 @@ def create_app(
             days_unload_after_ms=days_idle_ms,
         )
         await manager.start()
-        services = Services(store, manager, limits or Limits())
+        services = Services(store, manager, limits or Limits(), review_nice=review_nice)
         services.push = sender
         app.state.services = services
         # Everything made so far lives as long as the process: keep it out of the

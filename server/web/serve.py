@@ -14,6 +14,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from server import logs
+from server.rooms.history.review_worker import NICE as REVIEW_NICE
 from server.rooms.manager import DAYS_UNLOAD_AFTER_MS, LEASE_MS
 from server.web import ws
 from server.web.app import create_app, describe_build, describe_store
@@ -90,6 +91,7 @@ def serve(
     durability: str | None = None,
     push: PushConfig | None = None,
     days_idle_ms: float = DAYS_UNLOAD_AFTER_MS,
+    review_nice: int = REVIEW_NICE,
 ) -> None:
     """Serve until SIGINT/SIGTERM; the app's lifespan saves and closes on the way out.
 
@@ -104,7 +106,9 @@ def serve(
     logging.captureWarnings(True)
     log.info(describe_store(redis_url))
     log.info(describe_build())
-    app = create_app(redis_url, limits, lease_ms, node_id, durability, push, days_idle_ms)
+    app = create_app(
+        redis_url, limits, lease_ms, node_id, durability, push, days_idle_ms, review_nice
+    )
     config = uvicorn.Config(
         WebsocketFirst(app),
         host=host,

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.rooms.history.archive import Archive
-from server.rooms.history.review_worker import ProcessWorker
+from server.rooms.history.review_worker import NICE, ProcessWorker
 from server.rooms.manager import RoomManager
 from server.store.store import Store
 from server.web.limits import Limits, RoomConnections
@@ -35,12 +35,14 @@ class Services:
     draining: bool = False
     # Web Push "your move" (push.py); None when the server sends no pushes.
     push: PushSender | None = None
+    # How much lower than this process's the review worker's priority is (--review-nice).
+    review_nice: int = NICE
 
     def __post_init__(self) -> None:
         self.connections = RoomConnections(self.limits.connections_per_room)
         self.spectators = RoomConnections(self.limits.spectators_per_room)
         # Reviews are made in a worker process (one at a time), queued as matches end.
-        self.archive = Archive(self.store, self.manager.game_of, ProcessWorker())
+        self.archive = Archive(self.store, self.manager.game_of, ProcessWorker(self.review_nice))
         self.manager.on_match_over = self.archive.match_over
         self.rate_limiters = {
             kind: KeyedLimiter(per_minute / 60.0, burst)

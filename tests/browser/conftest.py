@@ -99,6 +99,10 @@ def server_url(redis_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iter
             str(port),
             "--redis-url",
             redis_url,
+            # Reviews at the server's priority: ten steps lower, a loaded CI machine's
+            # other processes (browsers, the suite) starved them for minutes.
+            "--review-nice",
+            "0",
         ],
         stdout=log,
         stderr=subprocess.STDOUT,

@@ -5,7 +5,8 @@ Meri with 8 humans about 30 s). Made in a thread of the server it would hold the
 interpreter lock against the event loop, and every room's moves would wait for it
 (`python -m tests.bench.bench_review --latency` prints a move's latency with either). So
 the server makes reviews in one worker process (`ProcessWorker`): started when first
-needed, run at a lower priority (`NICE`) so the server's own CPU comes first, given one
+needed, run at a lower priority (`NICE` by default, `serve --review-nice`) so the
+server's own CPU comes first, given one
 match at a time, and stopped when the review queue has been idle a while. It is this
 module run as a program: jobs come on its stdin, progress and the review go back on its
 stdout, each a length-prefixed pickle (between the server and its own child only). What
@@ -95,7 +96,8 @@ class ReviewFailed(RuntimeError):
 class ProcessWorker:
     """One worker process making reviews, one at a time (the queue's order)."""
 
-    def __init__(self) -> None:
+    def __init__(self, nice: int = NICE) -> None:
+        self.nice = nice  # how much lower than the server's its process's priority is
         self._proc: asyncio.subprocess.Process | None = None
         self._stderr: asyncio.Task[None] | None = None
         self.fallback = ThreadWorker()
@@ -155,6 +157,7 @@ class ProcessWorker:
                 sys.executable,
                 "-m",
                 __name__,
+                str(self.nice),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
@@ -168,6 +171,11 @@ class ProcessWorker:
             log_stderr(self._proc.stderr, self._proc.pid), name="review-worker-stderr"
         )
         return self._proc
+
+    @property
+    def pid(self) -> int | None:
+        """The worker process's id while it runs, else None."""
+        return self._proc.pid if self._proc is not None and self._proc.returncode is None else None
 
     @property
     def alive(self) -> bool:
@@ -254,8 +262,9 @@ def main() -> None:
     handler.setFormatter(OneLine())
     logging.basicConfig(level=logging.WARNING, handlers=[handler])
     sys.excepthook = uncaught
+    nice = int(sys.argv[1]) if len(sys.argv) > 1 else NICE
     with contextlib.suppress(OSError):  # a priority it may not lower: it runs at the server's
-        os.nice(NICE)
+        os.nice(nice)
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # anything printed goes to stderr, never into the pipe
     sys.stdout = sys.stderr
