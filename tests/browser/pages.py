@@ -175,16 +175,18 @@ def render_table(
     message: dict,
     before: dict | None = None,
     fresh: bool = True,
+    topbar: bool = False,
 ) -> str:
     """Draw one view frame with a game's table module directly (no room, no socket);
     returns the table's text. For states a test cannot reach quickly through play, such
     as a finished match. `before`: a frame the same table draws first (the page saw the
     game get there). `fresh` False draws in the page as it is (a test set the page's
-    hooks on it first) instead of loading it again."""
+    hooks on it first) instead of loading it again. `topbar` keeps the page's top bar
+    above the table, as a room's page has its room bar (as tall: both hold 44 px controls)."""
     if fresh:
         page.goto(server_url + "/")
     return page.evaluate(
-        """async ([gameId, m, before]) => {
+        """async ([gameId, m, before, topbar]) => {
           const module = await import(`/tables/${gameId}.js`);
           const { addStrings } = await import('/i18n.js');
           const { seatLabel } = await import('/components.js');
@@ -195,7 +197,8 @@ def render_table(
           root.id = 'table-root';
           const holder = document.createElement('main');
           holder.append(root);
-          document.body.replaceChildren(holder);
+          const bar = topbar ? document.querySelector('header.topbar') : null;
+          document.body.replaceChildren(...(bar ? [bar, holder] : [holder]));
           document.body.classList.add('table-page');
           const table = module.create(root);
           for (const f of before ? [before, m] : [m]) {
@@ -206,7 +209,7 @@ def render_table(
           }
           return root.innerText;
         }""",
-        [game_id, message, before],
+        [game_id, message, before, topbar],
     )
 
 
