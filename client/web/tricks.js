@@ -38,7 +38,8 @@ export function seatBox({ seat, label, me = false, turn = false, classes = "", l
   return el("div", {
     class: `seat tseat${me ? " me" : ""}${turn ? " turn" : ""} ${classes}`.trim(), "data-seat": seat,
   },
-  el("div", { class: "name" }, label, turn ? el("span", { class: "badge strong turn-mark" }, "▶ " + t("tc_turn")) : null),
+  el("div", { class: "name" }, label, turn
+    ? el("span", { class: "badge strong turn-mark" }, "▶ ", el("span", { class: "turn-word" }, t("tc_turn"))) : null),
   lines.filter((l) => l !== null && l !== undefined && l !== "").map((l) => el("div", { class: "line" }, l)));
 }
 

@@ -416,7 +416,36 @@ DECORATED = """async ([game, frames, lang]) => {
   });
   frame.setLatestMove(() => el('div', { class: 'latest-move-line' },
     el('p', { class: 'move-line' }, acts.text(1) + ' · ' + acts.text(0))));
+  // The room's head row adds the Hints sheet and the Log button to the table's controls.
+  const { t } = await import('/i18n.js');
+  await import('/hints.js');
+  const log = (await import('/move_log.js')).createMoveLog();
+  frame.setHeadControls(() => [frame.fold('hints', t('hints_on')), log.openButton()]);
 }"""
+# Every point of a part a player reads whole (its middle and the middle of each edge, a
+# pixel or two in) is the part itself, not the dock over it or the edge of a box that
+# clips it; and its text is not cut inside it.
+WHOLE = """(sels) => {
+  const found = [];
+  for (const sel of sels) for (const n of document.querySelectorAll(sel)) {
+    const r = n.getBoundingClientRect();
+    const cx = (r.left + r.right) / 2, cy = (r.top + r.bottom) / 2;
+    const round = (a, b) => `${Math.round(a)}–${Math.round(b)}`;
+    const what = `${sel} ${n.textContent.trim().slice(0, 24)}`;
+    const points = [[cx, cy], [r.left + 2, cy], [r.right - 2, cy], [cx, r.top + 2],
+                    [cx, r.bottom - 2]];
+    const hidden = points.filter(([x, y]) => { const hit = document.elementFromPoint(x, y);
+      return !hit || !(hit === n || n.contains(hit)); });
+    const span = `${round(r.left, r.right)} x ${round(r.top, r.bottom)}`;
+    if (!r.width || hidden.length)
+      found.push(`${what} (${span} of ${innerWidth}x${innerHeight}): not whole`);
+    else if (n.scrollWidth > n.clientWidth + 1) found.push(`${what}: its text is cut`);
+  }
+  return found;
+}"""
+# Utsuke's parts a player reads whole on a phone: every seat (its last move too), and the
+# head row's badges (the trump colour) beside the controls the room adds.
+WHOLE_SEE = {"utsuke": ("#seat-strip", ".table-head .head-badges .badge")}
 # Hachinin Meri's eight seats with their words do not fit a phone on its side yet (the
 # strip takes three rows and pushes the trick and the Okie off): not checked here.
 TALKING = [game for game in GAMES if game != "hachinin_meri"]
@@ -426,7 +455,8 @@ TALKING = [game for game in GAMES if game != "hachinin_meri"]
 def test_a_table_with_every_seat_talking_fits_phones(new_page, server_url, game_id) -> None:
     # What a table says changes with its moment: here every seat has its last-move words
     # (the sweep meets them or not, by timing), in both languages, and the table is still
-    # one screen with every must-see part on it, upright and on its side.
+    # one screen with every must-see part on it, upright and on its side. Utsuke's seats
+    # and head badges are checked whole (WHOLE_SEE), not only at their middle.
     seats = len(GAMES[game_id][0])
     frames = mid_round_frames(game_id, seats, seed=3)
     people = [{"kind": "human", "name": "Aki", "host": True}] + [{"kind": "cpu"}] * (seats - 1)
@@ -444,4 +474,9 @@ def test_a_table_with_every_seat_talking_fits_phones(new_page, server_url, game_
         problems += check_sizes(
             page, f"talking-{game_id}-{lang}", lambda s=shown: must_see(page, game_id, s)
         )
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.evaluate(TWO_FRAMES)
+            found = page.evaluate(WHOLE, list(WHOLE_SEE.get(game_id, ())))
+            problems += [f"talking-{game_id}-{lang} at {width}x{height}: {p}" for p in found]
     assert not problems, "\n".join(problems)

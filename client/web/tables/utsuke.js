@@ -51,7 +51,9 @@ export function create(root) {
       lines: [
         guessing ? el("span", { class: `badge${view.guessed[name] ? " strong" : ""}` },
           view.guessed[name] ? "✓ " + t("ut_guessed") : "… " + t("ut_thinking")) : null,
-        t("tc_tricks", { n: view.tricks[name] }) + " · " + t("tc_cards_in_hand", { n: view.hand_sizes[name] }),
+        // The count of cards in hand is its own span: a narrow phone leaves it out.
+        [t("tc_tricks", { n: view.tricks[name] }),
+          el("span", { class: "in-hand" }, " · " + t("tc_cards_in_hand", { n: view.hand_sizes[name] }))],
         [el("span", termAttrs("homare"), t("ut_homare_n", { n: view.homare[name] })), " · ",
           el("span", termAttrs("uchikubi"), t("ut_uchikubi_n", { n: view.uchikubi[name] }))],
       ],
