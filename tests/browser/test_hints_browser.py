@@ -83,7 +83,12 @@ def test_the_hint_marks_the_servers_move_and_playing_it_is_accepted(
     start(page)
     button = page.locator("#hint-button")
     expect(button).to_be_visible(timeout=30_000)
-    box = button.bounding_box()
+    # CPUs' moves redraw the table meanwhile: measure the button once it is there again.
+    box = None
+    for _ in range(100):
+        if (box := button.bounding_box()) is not None:
+            break
+        page.wait_for_timeout(100)
     assert box is not None and box["height"] >= 44 and box["width"] >= 44
     expect(page.locator("#fold-hints > summary")).to_be_visible()
     button.click()
