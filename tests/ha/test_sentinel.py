@@ -127,8 +127,12 @@ async def test_killing_the_primary_under_load_loses_no_acknowledged_move(
 
 
 async def save_until_landed(store: RedisStore, code: str, version: int, blob: bytes) -> None:
-    """Save as a room does after a failed save: again, until it lands (bounded)."""
-    deadline = time.monotonic() + 30
+    """Save as a room does after a failed save: again, until it lands (bounded).
+
+    A minute: on a loaded machine a failover can overrun the sentinels' failover-timeout
+    (5 s) and be tried again 10 s later; meanwhile they may name a server not yet primary.
+    """
+    deadline = time.monotonic() + 60
     while True:
         try:
             await store.save(code, version, blob)
