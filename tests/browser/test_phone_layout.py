@@ -181,6 +181,16 @@ def check_sizes(page: Page, label: str, must: Callable[[], tuple[str, ...]]) -> 
     return problems
 
 
+# Tables whose seats' last-move words do not fit a phone yet (test_a_table_with_every_
+# seat_talking_fits_phones says so, strictly): the phase sweep looks at them without.
+WORDS_DO_NOT_FIT = ("hachinin_meri",)
+HIDE_SEAT_WORDS = """() => {
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync('.seat .seat-last { display: none !important; }');
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+}"""
+
+
 @pytest.mark.parametrize("game_id", list(GAMES))
 def test_table_fits_phones_through_its_phases(new_page, server_url, redis_url, game_id) -> None:
     seats, options, moves = GAMES[game_id]
@@ -188,6 +198,10 @@ def test_table_fits_phones_through_its_phases(new_page, server_url, redis_url, g
     page = new_page(width=390, height=844)
     open_seat(page, server_url, code, seat, token)
     expect(page.locator("#my-hand")).to_be_visible()
+    if game_id in WORDS_DO_NOT_FIT:
+        # What this sweep sees would depend on whether a seat has spoken yet when it
+        # looks; the talking test below records that the words do not fit.
+        page.evaluate(HIDE_SEAT_WORDS)
     problems: list[str] = []
     seen: list[str] = []
     deadline = time.monotonic() + SECONDS
@@ -446,9 +460,21 @@ WHOLE = """(sels) => {
 # Utsuke's parts a player reads whole on a phone: every seat (its last move too), and the
 # head row's badges (the trump colour) beside the controls the room adds.
 WHOLE_SEE = {"utsuke": ("#seat-strip", ".table-head .head-badges .badge")}
-# Hachinin Meri's eight seats with their words do not fit a phone on its side yet (the
-# strip takes three rows and pushes the trick and the Okie off): not checked here.
-TALKING = [game for game in GAMES if game != "hachinin_meri"]
+# Hachinin Meri's eight seats with their words do not fit a phone yet: on its side the
+# strip takes three rows and pushes the trick and the Okie below the screen (259-373 px
+# of 360), upright the dock covers the Okie. Recorded strictly: mended, this fails.
+TALKING = [
+    pytest.param(
+        game,
+        marks=pytest.mark.xfail(
+            strict=True,
+            reason="Hachinin Meri's eight seats with their words do not fit a phone yet",
+        ),
+    )
+    if game in WORDS_DO_NOT_FIT
+    else game
+    for game in GAMES
+]
 
 
 @pytest.mark.parametrize("game_id", TALKING)
